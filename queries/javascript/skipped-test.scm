@@ -1,0 +1,209 @@
+; rule: skipped-test
+; language: javascript (copied verbatim to typescript/ and tsx/)
+; matches: tests and suites that the change stops from running: `.skip`/`.fixme` forms (also
+;   chained through `.concurrent`, `.describe` and `.each`), `x`-prefixed forms, `.todo` (judged
+;   by the rule against base), vitest `skipIf`/`runIf`, node:test `{ skip }`/`{ todo }` options,
+;   and in-body skips (`this.skip()`, `t.skip()`, `ctx.skip()`, playwright `test.skip()`,
+;   jasmine `pending()`).
+; captures:
+;   @finding    required  node whose range is reported
+;   @key        optional  the test or suite title; without it the key is the enclosing test
+;   @condition  optional  skip condition the rule evaluates (constant → error, runtime → warning)
+;   @_…         helpers for predicates, ignored by Rust
+; properties (#set!):
+;   kind       declaration | in-body | todo
+;   condition  skip-when-true | skip-when-false (how @condition is read)
+;   message    what the marker does, when the marker text alone does not say it
+
+; describe.skip("title", fn), it.fixme("title", fn)
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(string) (template_string)] @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#any-of? @_modifier "skip" "fixme")
+ (#set! kind "declaration"))
+
+; it.skip(TITLE, fn): a computed title followed by the test body
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(identifier) (member_expression) (binary_expression) (call_expression)] @key . [(arrow_function) (function_expression)]))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#any-of? @_modifier "skip" "fixme")
+ (#set! kind "declaration"))
+
+; test.concurrent.skip("title", fn), test.describe.skip("title", fn)
+((call_expression
+   function: (member_expression
+     object: (member_expression
+       object: (identifier) @_base
+       property: (property_identifier) @_middle)
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(string) (template_string) (identifier) (member_expression) (binary_expression)] @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#any-of? @_middle "concurrent" "describe" "serial" "parallel" "sequential" "failing")
+ (#any-of? @_modifier "skip" "fixme")
+ (#set! kind "declaration"))
+
+; it.skip.each(table)("title", fn), test.concurrent.skip.each`table`("title", fn)
+((call_expression
+   function: (call_expression
+     function: (member_expression
+       object: [
+         (member_expression object: (identifier) @_base property: (property_identifier) @_modifier)
+         (member_expression
+           object: (member_expression object: (identifier) @_base)
+           property: (property_identifier) @_modifier)
+       ]
+       property: (property_identifier) @_each))
+   arguments: (arguments . (_) @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#eq? @_modifier "skip")
+ (#eq? @_each "each")
+ (#set! kind "declaration"))
+
+; xit("title", fn), xdescribe("title", fn)
+((call_expression
+   function: (identifier) @_base
+   arguments: (arguments . (_) @key))
+ @finding
+ (#any-of? @_base "xit" "xtest" "xdescribe" "xcontext" "xspecify" "xsuite")
+ (#set! kind "declaration"))
+
+; xit.each(table)("title", fn)
+((call_expression
+   function: (call_expression
+     function: (member_expression
+       object: (identifier) @_base
+       property: (property_identifier) @_each))
+   arguments: (arguments . (_) @key))
+ @finding
+ (#any-of? @_base "xit" "xtest" "xdescribe" "xcontext")
+ (#eq? @_each "each")
+ (#set! kind "declaration"))
+
+; it.todo("title"): a pending placeholder; the rule reports it only where base had that test
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(string) (template_string)] @key))
+ @finding
+ (#any-of? @_base "it" "test" "describe")
+ (#eq? @_modifier "todo")
+ (#set! kind "todo"))
+
+; vitest: it.skipIf(condition)("title", fn)
+((call_expression
+   function: (call_expression
+     function: (member_expression
+       object: (identifier) @_base
+       property: (property_identifier) @_modifier)
+     arguments: (arguments . (_) @condition))
+   arguments: (arguments . (_) @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "suite")
+ (#eq? @_modifier "skipIf")
+ (#set! kind "declaration")
+ (#set! condition "skip-when-true"))
+
+; vitest: it.runIf(condition)("title", fn)
+((call_expression
+   function: (call_expression
+     function: (member_expression
+       object: (identifier) @_base
+       property: (property_identifier) @_modifier)
+     arguments: (arguments . (_) @condition))
+   arguments: (arguments . (_) @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "suite")
+ (#eq? @_modifier "runIf")
+ (#set! kind "declaration")
+ (#set! condition "skip-when-false"))
+
+; node:test: it("title", { skip: true }, fn), test("title", { todo: "later" })
+((call_expression
+   function: [
+     (identifier) @_base
+     (member_expression object: (identifier) @_base)
+   ]
+   arguments: (arguments
+     . (_) @key
+     (object (pair key: [(property_identifier) (string)] @_option value: (_) @condition))))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "suite")
+ (#any-of? @_option "skip" "todo" "\"skip\"" "'skip'")
+ (#set! kind "declaration")
+ (#set! condition "skip-when-true")
+ (#set! message "skipped by its `skip`/`todo` option"))
+
+; playwright inside a test or describe: test.skip(), test.fixme(condition, "reason")
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments) @_arguments)
+ @finding
+ (#eq? @_base "test")
+ (#any-of? @_modifier "skip" "fixme")
+ (#eq? @_arguments "()")
+ (#set! kind "in-body"))
+
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition .))
+ @finding
+ (#eq? @_base "test")
+ (#any-of? @_modifier "skip" "fixme")
+ (#set! kind "in-body")
+ (#set! condition "skip-when-true"))
+
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition . [(string) (template_string)] .))
+ @finding
+ (#eq? @_base "test")
+ (#any-of? @_modifier "skip" "fixme")
+ (#set! kind "in-body")
+ (#set! condition "skip-when-true"))
+
+; mocha: this.skip()
+((call_expression
+   function: (member_expression
+     object: (this)
+     property: (property_identifier) @_modifier))
+ @finding
+ (#eq? @_modifier "skip")
+ (#set! kind "in-body"))
+
+; node:test and vitest contexts: t.skip(), ctx.skip("reason")
+((call_expression
+   function: (member_expression
+     object: (identifier) @_context
+     property: (property_identifier) @_modifier)
+   arguments: (arguments) @_arguments)
+ @finding
+ (#any-of? @_context "t" "ctx" "context")
+ (#any-of? @_modifier "skip" "todo")
+ (#match? @_arguments "^\\(\\s*(['\"`].*)?\\)$")
+ (#set! kind "in-body"))
+
+; jasmine: pending("reason")
+((call_expression
+   function: (identifier) @_function
+   arguments: (arguments) @_arguments)
+ @finding
+ (#eq? @_function "pending")
+ (#match? @_arguments "^\\(\\s*(['\"`].*)?\\)$")
+ (#set! kind "in-body"))

@@ -1,0 +1,39 @@
+; rule: skipped-test
+; language: rust
+; matches: `#[ignore]` on a function, and always-false `cfg` attributes (`#[cfg(any())]`,
+;   `#[cfg(FALSE)]`, `#[cfg(not(all()))]`) on a function, a module or a whole file. A removed
+;   `#[test]` attribute is found by the rule from the `tests` inventory, not here.
+; captures:
+;   @finding    required  the attribute
+;   @key        optional  the function or module name; absent for inner attributes (whole file)
+;   @condition  optional  the cfg predicate's token tree, evaluated by the rule
+;   @_…         helpers for predicates, ignored by Rust
+; properties (#set!):
+;   kind       attribute
+;   condition  skip-when-false: the item is compiled out when the predicate is false
+;   message    what the attribute does, spliced after the item name
+
+((attribute_item (attribute (identifier) @_name)) @finding
+ .
+ [(attribute_item) (line_comment) (block_comment)]*
+ .
+ (function_item name: (identifier) @key)
+ (#eq? @_name "ignore")
+ (#set! kind "attribute")
+ (#set! message "skipped with `#[ignore]`"))
+
+((attribute_item (attribute (identifier) @_name arguments: (token_tree) @condition)) @finding
+ .
+ [(attribute_item) (line_comment) (block_comment)]*
+ .
+ [(function_item name: (identifier) @key) (mod_item name: (identifier) @key)]
+ (#eq? @_name "cfg")
+ (#set! kind "attribute")
+ (#set! condition "skip-when-false")
+ (#set! message "compiled out by an always-false `cfg`"))
+
+((inner_attribute_item (attribute (identifier) @_name arguments: (token_tree) @condition)) @finding
+ (#eq? @_name "cfg")
+ (#set! kind "attribute")
+ (#set! condition "skip-when-false")
+ (#set! message "compiled out by an always-false `#![cfg]`"))

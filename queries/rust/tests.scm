@@ -1,0 +1,22 @@
+; rule: (shared) the test inventory, read by skipped-test
+; language: rust
+; matches: functions carrying a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`,
+;   `#[test_case(..)]`, `#[quickcheck]`, ...) as kind test, and every other function as kind
+;   function, so a removed `#[test]` can be told from a removed function.
+; captures:
+;   @finding  required  the function
+;   @key      required  its name
+;   @_…       helpers for predicates, ignored by Rust
+; properties (#set!):
+;   kind  test | function
+
+((attribute_item (attribute [(identifier) (scoped_identifier)] @_name))
+ .
+ [(attribute_item) (line_comment) (block_comment)]*
+ .
+ (function_item name: (identifier) @key) @finding
+ (#match? @_name "^((tokio|async_std|actix_rt|actix_web|test_log|sqlx|wasm_bindgen_test|serial_test)::)?(test|rstest|test_case|quickcheck|wasm_bindgen_test|serial)$")
+ (#set! kind "test"))
+
+((function_item name: (identifier) @key) @finding
+ (#set! kind "function"))

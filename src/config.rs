@@ -1,0 +1,422 @@
+//! The policy, `.integrity-gate.yml`, read from the base revision (or `--config PATH`).
+//!
+//! The YAML is parsed into an untyped tree first and validated by hand, so that an unknown key
+//! or rule id is reported with the file, the key and the nearest valid name (exit 2). Raw
+//! options are then resolved into [`Policy`], which the engine reads.
+
+use crate::finding::Severity;
+use crate::rules;
+use crate::text::nearest;
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// A rule's configured level: a severity, or off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    /// The rule does not run.
+    Off,
+    /// The rule runs and its findings get this severity.
+    On(Severity),
+}
+
+/// The lowest severity that blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    /// Findings at or above this severity block.
+    AtLeast(Severity),
+    /// Nothing blocks (report only).
+    Never,
+}
+
+impl FailOn {
+    /// Parses `error`, `warning`, `note` or `never`.
+    pub fn parse(text: &str) -> Option<FailOn> {
+        match text {
+            "never" => Some(FailOn::Never),
+            other => Severity::parse(other).map(FailOn::AtLeast),
+        }
+    }
+
+    /// Whether a finding of `severity` blocks.
+    pub fn blocks(self, severity: Severity) -> bool {
+        match self {
+            FailOn::AtLeast(threshold) => severity >= threshold,
+            FailOn::Never => false,
+        }
+    }
+}
+
+/// A reasoned exception from the policy's `allow:` list.
+#[derive(Clone, Debug)]
+pub struct Allow {
+    /// The rule it exempts.
+    pub rule: String,
+    /// Paths it covers; `None` means everywhere.
+    pub paths: Option<GlobSet>,
+    /// Why (required).
+    pub reason: String,
+}
+
+/// Stricter settings for agent-authored changes (applied by the `github` command).
+#[derive(Clone, Debug, Default)]
+pub struct AgentPolicy {
+    /// Replaces `fail-on` when it is stricter.
+    pub fail_on: Option<FailOn>,
+    /// Per-rule levels that replace the main ones when stricter.
+    pub rules: HashMap<&'static str, Level>,
+}
+
+/// The resolved policy.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    /// Where it came from, for messages (`<base>:.integrity-gate.yml`, a path, or `defaults`).
+    pub origin: String,
+    /// Lowest blocking severity.
+    pub fail_on: FailOn,
+    /// Per-rule overrides.
+    pub rules: HashMap<&'static str, Level>,
+    /// Paths the gate never analyses.
+    pub ignore: Option<GlobSet>,
+    /// Reasoned exceptions.
+    pub allow: Vec<Allow>,
+    /// Stricter settings for agent-authored changes.
+    pub agents: Option<AgentPolicy>,
+}
+
+impl Default for Policy {
+    fn default() -> Policy {
+        Policy {
+            origin: "defaults".to_string(),
+            fail_on: FailOn::AtLeast(Severity::Error),
+            rules: HashMap::new(),
+            ignore: None,
+            allow: Vec::new(),
+            agents: None,
+        }
+    }
+}
+
+impl Policy {
+    /// The level a rule runs at: its override, or on at its default severity.
+    pub fn level(&self, rule: &rules::Rule) -> Level {
+        self.rules
+            .get(rule.id)
+            .copied()
+            .unwrap_or(Level::On(rule.severity))
+    }
+
+    /// Whether the gate skips `path` entirely.
+    pub fn is_ignored(&self, path: &str) -> bool {
+        self.ignore.as_ref().is_some_and(|set| set.is_match(path))
+    }
+
+    /// The `allow:` entry that exempts `rule` at `path`, if any.
+    pub fn allowed(&self, rule: &str, path: &str) -> Option<&Allow> {
+        self.allow.iter().find(|allow| {
+            allow.rule == rule && allow.paths.as_ref().is_none_or(|set| set.is_match(path))
+        })
+    }
+}
+
+/// Why a policy could not be used. Always exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{origin}: {message}")]
+pub struct ConfigError {
+    /// The file.
+    pub origin: String,
+    /// What is wrong, naming the key and the nearest valid one.
+    pub message: String,
+}
+
+const TOP_KEYS: &[&str] = &["fail-on", "rules", "ignore", "allow", "agents"];
+const RULE_KEYS: &[&str] = &["severity"];
+const ALLOW_KEYS: &[&str] = &["rule", "paths", "reason"];
+const AGENT_KEYS: &[&str] = &["fail-on", "rules"];
+
+/// Parses and validates a policy file's text.
+pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
+    let error = |message: String| ConfigError {
+        origin: origin.to_string(),
+        message,
+    };
+    let value: Value = if text.trim().is_empty() {
+        Value::Null
+    } else {
+        serde_saphyr::from_str(text).map_err(|e| error(format!("invalid YAML: {e}")))?
+    };
+    let mut policy = Policy {
+        origin: origin.to_string(),
+        ..Policy::default()
+    };
+    let top = match value {
+        Value::Null => return Ok(policy),
+        Value::Object(map) => map,
+        _ => return Err(error("the policy must be a mapping of keys".into())),
+    };
+    check_keys(&top, TOP_KEYS, "").map_err(error)?;
+    if let Some(value) = top.get("fail-on") {
+        policy.fail_on = parse_fail_on(value, "fail-on").map_err(error)?;
+    }
+    if let Some(value) = top.get("rules") {
+        policy.rules = parse_rules(value, "rules").map_err(error)?;
+    }
+    if let Some(value) = top.get("ignore") {
+        let globs = string_list(value, "ignore").map_err(error)?;
+        policy.ignore = Some(glob_set(&globs, "ignore").map_err(error)?);
+    }
+    if let Some(value) = top.get("allow") {
+        policy.allow = parse_allow(value).map_err(error)?;
+    }
+    if let Some(value) = top.get("agents") {
+        let map = value
+            .as_object()
+            .ok_or_else(|| error("`agents` must be a mapping".into()))?;
+        check_keys(map, AGENT_KEYS, "agents.").map_err(error)?;
+        let mut agents = AgentPolicy::default();
+        if let Some(value) = map.get("fail-on") {
+            agents.fail_on = Some(parse_fail_on(value, "agents.fail-on").map_err(error)?);
+        }
+        if let Some(value) = map.get("rules") {
+            agents.rules = parse_rules(value, "agents.rules").map_err(error)?;
+        }
+        policy.agents = Some(agents);
+    }
+    Ok(policy)
+}
+
+fn check_keys(map: &Map<String, Value>, known: &[&str], prefix: &str) -> Result<(), String> {
+    for key in map.keys() {
+        if !known.contains(&key.as_str()) {
+            return Err(unknown(
+                "key",
+                &format!("{prefix}{key}"),
+                key,
+                known.iter().copied(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn unknown<'a>(what: &str, shown: &str, key: &str, known: impl Iterator<Item = &'a str>) -> String {
+    let known: Vec<&str> = known.collect();
+    match nearest(key, known.iter().copied(), 1).first() {
+        Some(best) => format!("unknown {what} `{shown}` (did you mean `{best}`?)"),
+        None => format!("unknown {what} `{shown}` (valid: {})", known.join(", ")),
+    }
+}
+
+fn parse_fail_on(value: &Value, key: &str) -> Result<FailOn, String> {
+    let text = value
+        .as_str()
+        .ok_or_else(|| format!("`{key}` must be one of error, warning, note, never"))?;
+    FailOn::parse(text)
+        .ok_or_else(|| format!("`{key}: {text}` is not one of error, warning, note, never"))
+}
+
+fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>, String> {
+    let map = value
+        .as_object()
+        .ok_or_else(|| format!("`{key}` must be a mapping of rule ids"))?;
+    let mut levels = HashMap::new();
+    for (id, settings) in map {
+        let rule = rules::find(id).ok_or_else(|| {
+            unknown(
+                "rule id",
+                &format!("{key}.{id}"),
+                id,
+                rules::ALL_RULES.iter().map(|rule| rule.id),
+            )
+        })?;
+        let settings = settings
+            .as_object()
+            .ok_or_else(|| format!("`{key}.{id}` must be a mapping (e.g. `severity: warning`)"))?;
+        check_keys(settings, RULE_KEYS, &format!("{key}.{id}.")).map_err(|e| e.to_string())?;
+        if let Some(severity) = settings.get("severity") {
+            // YAML 1.1 readers turn a bare `off` into `false`.
+            let text = match severity {
+                Value::Bool(false) => "off",
+                other => other.as_str().unwrap_or_default(),
+            };
+            let level = match text {
+                "off" => Level::Off,
+                other => Level::On(Severity::parse(other).ok_or_else(|| {
+                    format!(
+                        "`{key}.{id}.severity: {severity}` is not one of off, note, warning, error"
+                    )
+                })?),
+            };
+            levels.insert(rule.id, level);
+        }
+    }
+    Ok(levels)
+}
+
+fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| format!("`{key}` must be a list of strings"))?;
+    items
+        .iter()
+        .map(|item| {
+            item.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("`{key}` must be a list of strings"))
+        })
+        .collect()
+}
+
+fn glob_set(globs: &[String], key: &str) -> Result<GlobSet, String> {
+    let mut builder = GlobSetBuilder::new();
+    for glob in globs {
+        builder.add(Glob::new(glob).map_err(|e| format!("`{key}`: invalid glob `{glob}`: {e}"))?);
+        // `vendor` and `vendor/` also mean everything below the folder.
+        if !glob.contains('*') {
+            let below = format!("{}/**", glob.trim_end_matches('/'));
+            if let Ok(below) = Glob::new(&below) {
+                builder.add(below);
+            }
+        }
+    }
+    builder
+        .build()
+        .map_err(|e| format!("`{key}`: invalid globs: {e}"))
+}
+
+fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| "`allow` must be a list of entries".to_string())?;
+    let mut allows = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let key = format!("allow[{index}]");
+        let map = item
+            .as_object()
+            .ok_or_else(|| format!("`{key}` must be a mapping with rule, paths and reason"))?;
+        check_keys(map, ALLOW_KEYS, &format!("{key}.")).map_err(|e| e.to_string())?;
+        let id = map
+            .get("rule")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("`{key}.rule` is required"))?;
+        let rule = rules::find(id).ok_or_else(|| {
+            unknown(
+                "rule id",
+                &format!("{key}.rule: {id}"),
+                id,
+                rules::ALL_RULES.iter().map(|rule| rule.id),
+            )
+        })?;
+        let reason = map
+            .get("reason")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|reason| !reason.is_empty())
+            .ok_or_else(|| format!("`{key}.reason` is required: say why the exception is safe"))?;
+        let paths = match map.get("paths") {
+            Some(value) => {
+                let globs = string_list(value, &format!("{key}.paths"))?;
+                Some(glob_set(&globs, &format!("{key}.paths"))?)
+            }
+            None => None,
+        };
+        allows.push(Allow {
+            rule: rule.id.to_string(),
+            paths,
+            reason: reason.to_string(),
+        });
+    }
+    Ok(allows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_policy_is_the_default() {
+        let policy = parse("", "p").unwrap();
+        assert_eq!(policy.fail_on, FailOn::AtLeast(Severity::Error));
+        assert!(policy.rules.is_empty());
+    }
+
+    #[test]
+    fn parses_the_contract_example() {
+        let text = r#"
+fail-on: warning
+rules:
+  skipped-test:
+    severity: warning
+  focused-test:
+    severity: off
+ignore:
+  - "vendor/**"
+  - third_party
+allow:
+  - rule: leaked-secret
+    paths: ["tests/fixtures/**"]
+    reason: "synthetic keys used by the parser tests"
+agents:
+  fail-on: note
+"#;
+        let policy = parse(text, "p").unwrap();
+        assert_eq!(policy.fail_on, FailOn::AtLeast(Severity::Warning));
+        assert_eq!(policy.rules["skipped-test"], Level::On(Severity::Warning));
+        assert_eq!(policy.rules["focused-test"], Level::Off);
+        assert!(policy.is_ignored("vendor/a/b.js"));
+        assert!(policy.is_ignored("third_party/x.py"));
+        assert!(!policy.is_ignored("src/vendor.rs"));
+        assert!(
+            policy
+                .allowed("leaked-secret", "tests/fixtures/k.pem")
+                .is_some()
+        );
+        assert!(policy.allowed("leaked-secret", "src/k.pem").is_none());
+        assert_eq!(
+            policy.agents.unwrap().fail_on,
+            Some(FailOn::AtLeast(Severity::Note))
+        );
+    }
+
+    #[test]
+    fn unknown_keys_name_the_nearest_valid_one() {
+        let error = parse("rulez: {}\n", ".integrity-gate.yml").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            ".integrity-gate.yml: unknown key `rulez` (did you mean `rules`?)"
+        );
+        let error = parse("rules:\n  skiped-test:\n    severity: off\n", "p").unwrap_err();
+        assert!(
+            error.message.contains("did you mean `skipped-test`"),
+            "{error}"
+        );
+        let error = parse("rules:\n  skipped-test:\n    severty: off\n", "p").unwrap_err();
+        assert!(error.message.contains("did you mean `severity`"), "{error}");
+    }
+
+    #[test]
+    fn rejects_bad_values() {
+        assert!(parse("fail-on: sometimes\n", "p").is_err());
+        assert!(parse("rules:\n  skipped-test:\n    severity: loud\n", "p").is_err());
+        assert!(parse("- a\n- b\n", "p").is_err());
+        assert!(parse("ignore: [\"[\"]\n", "p").is_err());
+        assert!(parse("fail-on: [unclosed\n", "p").is_err());
+    }
+
+    #[test]
+    fn allow_entries_need_a_reason() {
+        let error = parse("allow:\n  - rule: skipped-test\n", "p").unwrap_err();
+        assert!(error.message.contains("reason"), "{error}");
+        let error = parse("allow:\n  - rule: skipped-test\n    reason: \"  \"\n", "p").unwrap_err();
+        assert!(error.message.contains("reason"), "{error}");
+    }
+
+    #[test]
+    fn fail_on_blocks_at_and_above_the_threshold() {
+        let fail_on = FailOn::AtLeast(Severity::Warning);
+        assert!(fail_on.blocks(Severity::Error));
+        assert!(fail_on.blocks(Severity::Warning));
+        assert!(!fail_on.blocks(Severity::Note));
+        assert!(!FailOn::Never.blocks(Severity::Error));
+    }
+}

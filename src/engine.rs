@@ -1,0 +1,244 @@
+//! The engine: runs every enabled rule over every changed file, in parallel, and turns the
+//! rules' candidates into findings.
+//!
+//! Sits between the change set and the reporters. Per file it builds one [`FileContext`] (so
+//! each side is parsed at most once, whatever the number of rules), then judges candidates
+//! across files (a test moved between files is not a new skip), applies the policy's levels,
+//! `allow:` entries and base-only inline suppressions, and attaches snippets.
+
+use crate::changeset::{ChangeSet, FilePair};
+use crate::config::{Level, Policy};
+use crate::finding::{Finding, Note, Severity, Side, stable_hash};
+use crate::rules::{ALL_RULES, Candidate, Fact, FileContext, Output, Rule};
+use crate::suppress;
+use crate::text::line_slice;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Longest snippet attached to a finding, in lines.
+const SNIPPET_LINES: usize = 8;
+
+/// The outcome of one analysis, before any formatting.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Merge-base commit.
+    pub base: String,
+    /// Head commit.
+    pub head: String,
+    /// Findings in output order.
+    pub findings: Vec<Finding>,
+    /// Per-file conditions that limited the analysis.
+    pub notes: Vec<Note>,
+    /// Changed files analysed (not ignored by the policy).
+    pub files_scanned: usize,
+    /// Findings that block under the policy's `fail-on`.
+    pub blocking: usize,
+}
+
+struct FileResult {
+    candidates: Vec<(&'static Rule, Candidate)>,
+    facts: Vec<(&'static str, Fact)>,
+    notes: Vec<Note>,
+}
+
+/// Analyses a change set under a policy.
+pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
+    let pairs: Vec<&FilePair> = change
+        .files
+        .iter()
+        .filter(|pair| {
+            ![&pair.old_path, &pair.new_path]
+                .into_iter()
+                .flatten()
+                .any(|path| policy.is_ignored(path))
+        })
+        .collect();
+    let rules: Vec<&'static Rule> = ALL_RULES
+        .iter()
+        .copied()
+        .filter(|rule| rule.check.is_some() && policy.level(rule) != Level::Off)
+        .collect();
+    let results: Vec<FileResult> = pairs
+        .par_iter()
+        .map(|pair| analyze_file(pair, &rules))
+        .collect();
+
+    let mut facts: HashMap<(&str, &str, &str, &str), Severity> = HashMap::new();
+    for result in &results {
+        for (rule, fact) in &result.facts {
+            let entry = facts
+                .entry((rule, fact.name, fact.family, fact.key.as_str()))
+                .or_insert(fact.severity);
+            *entry = (*entry).max(fact.severity);
+        }
+    }
+
+    let mut findings = Vec::new();
+    let mut notes: Vec<Note> = change.notes.clone();
+    for (pair, result) in pairs.iter().zip(&results) {
+        notes.extend(result.notes.iter().cloned());
+        for (rule, candidate) in &result.candidates {
+            let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
+                continue;
+            };
+            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+                findings.push(finding);
+            }
+        }
+    }
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
+    notes.sort();
+    notes.dedup();
+    let blocking = findings
+        .iter()
+        .filter(|finding| policy.fail_on.blocks(finding.severity))
+        .count();
+    Report {
+        base: change.base.clone(),
+        head: change.head.clone(),
+        findings,
+        notes,
+        files_scanned: pairs.len(),
+        blocking,
+    }
+}
+
+fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
+    let mut result = FileResult {
+        candidates: Vec::new(),
+        facts: Vec::new(),
+        notes: Vec::new(),
+    };
+    if let Some(reason) = pair.skip_reason() {
+        result.notes.push(Note {
+            path: pair.path().to_string(),
+            message: reason.to_string(),
+        });
+    }
+    let context = FileContext::new(pair);
+    for rule in rules {
+        let applies = rule.languages.is_empty()
+            || context
+                .language
+                .is_some_and(|language| rule.languages.contains(&language));
+        let Some(check) = rule.check.filter(|_| applies) else {
+            continue;
+        };
+        let mut output = Output::default();
+        check(&context, &mut output);
+        result.candidates.extend(
+            output
+                .candidates
+                .into_iter()
+                .map(|candidate| (*rule, candidate)),
+        );
+        result
+            .facts
+            .extend(output.facts.into_iter().map(|fact| (rule.id, fact)));
+    }
+    for (side, errors) in context.parse_errors() {
+        result.notes.push(Note {
+            path: pair.path().to_string(),
+            message: format!(
+                "{errors} syntax error(s) on the {} side; syntax rules ran on the recovered tree",
+                side.as_str()
+            ),
+        });
+    }
+    result
+}
+
+/// Applies the cross-file facts: drops a candidate that some changed file's base already had
+/// (a moved test that was skipped before), and raises one whose test existed in another file.
+fn judge_across_files(
+    rule: &Rule,
+    mut candidate: Candidate,
+    facts: &HashMap<(&str, &str, &str, &str), Severity>,
+) -> Option<Candidate> {
+    let Some(moved) = candidate.moved.take() else {
+        return Some(candidate);
+    };
+    let fact = |name: &str| {
+        facts
+            .get(&(rule.id, name, moved.family, moved.key.as_str()))
+            .copied()
+    };
+    if fact(moved.already).is_some_and(|base| base >= candidate.severity) {
+        return None;
+    }
+    if let Some((name, severity, message)) = moved.existed
+        && candidate.severity < severity
+        && fact(name).is_some()
+    {
+        candidate.severity = severity;
+        candidate.message = message;
+    }
+    Some(candidate)
+}
+
+fn to_finding(
+    rule: &'static Rule,
+    candidate: Candidate,
+    pair: &FilePair,
+    policy: &Policy,
+) -> Option<Finding> {
+    let (path, text) = match candidate.side {
+        Side::Head => (pair.new_path.as_deref(), pair.head.text()),
+        Side::Base => (pair.old_path.as_deref(), pair.base.text()),
+    };
+    let path = path.unwrap_or_else(|| pair.path());
+    if policy.allowed(rule.id, path).is_some() {
+        return None;
+    }
+    if suppressed(rule.id, &candidate, pair) {
+        return None;
+    }
+    let severity = match policy.rules.get(rule.id) {
+        Some(Level::On(severity)) => *severity,
+        Some(Level::Off) => return None,
+        None => candidate.severity,
+    };
+    let snippet = text
+        .map(|text| line_slice(text, candidate.line, candidate.end_line, SNIPPET_LINES))
+        .unwrap_or_default();
+    Some(Finding {
+        rule: rule.id,
+        severity,
+        path: path.to_string(),
+        line: candidate.line,
+        end_line: candidate.end_line.max(candidate.line),
+        side: candidate.side,
+        fingerprint: stable_hash(&[rule.id, path, &candidate.key]),
+        message: candidate.message,
+        snippet,
+    })
+}
+
+/// A suppression counts when it is on the finding's first line or the line above, names the
+/// rule, gives a reason, and the same comment line already exists in base.
+fn suppressed(rule: &str, candidate: &Candidate, pair: &FilePair) -> bool {
+    let Some(base_text) = pair.base.text() else {
+        return false;
+    };
+    let text = match candidate.side {
+        Side::Head => pair.head.text(),
+        Side::Base => pair.base.text(),
+    };
+    let Some(text) = text else {
+        return false;
+    };
+    let first = candidate.line.saturating_sub(1).max(1);
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(first as usize - 1)
+        .take(candidate.line.saturating_sub(first) as usize + 1)
+        .collect();
+    lines.into_iter().any(|line| {
+        suppress::parse_line(line).is_some_and(|suppression| {
+            suppression.covers(rule)
+                && suppression.reason.is_some()
+                && base_text.lines().any(|base| base.trim() == line.trim())
+        })
+    })
+}

@@ -1,0 +1,65 @@
+//! Builds change sets from two plain directory trees (`base/`, `head/`), without git, and
+//! renders findings as the fixtures' `expected.txt` rows. Used by the fixture tests; also
+//! handy for trying a rule on two hand-written trees.
+
+use crate::changeset::{ChangeSet, pair_trees};
+use crate::engine::Report;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+/// Reads every file below `root` as repo-relative path → bytes (a missing root is empty).
+pub fn read_tree(root: &Path) -> io::Result<BTreeMap<String, Vec<u8>>> {
+    let mut files = BTreeMap::new();
+    if root.is_dir() {
+        walk(root, root, &mut files)?;
+    }
+    Ok(files)
+}
+
+fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|entry| entry.path());
+    for entry in entries {
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            walk(root, &path, files)?;
+        } else {
+            let relative = path
+                .strip_prefix(root)
+                .map_err(io::Error::other)?
+                .to_string_lossy()
+                .replace('\\', "/");
+            files.insert(relative, std::fs::read(&path)?);
+        }
+    }
+    Ok(())
+}
+
+/// The change from the tree at `base` to the tree at `head`.
+pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
+    Ok(ChangeSet {
+        base: "base".to_string(),
+        head: "head".to_string(),
+        files: pair_trees(read_tree(base)?, read_tree(head)?),
+        notes: Vec::new(),
+    })
+}
+
+/// One row per finding: `side | path:line-end | rule | severity | message`.
+pub fn expected_rows(report: &Report) -> String {
+    let mut out = String::new();
+    for finding in &report.findings {
+        out.push_str(&format!(
+            "{} | {}:{}-{} | {} | {} | {}\n",
+            finding.side.as_str(),
+            finding.path,
+            finding.line,
+            finding.end_line,
+            finding.rule,
+            finding.severity.as_str(),
+            finding.message
+        ));
+    }
+    out
+}

@@ -1,0 +1,315 @@
+//! The git layer: resolves the revisions of a change and reads what it touched.
+//!
+//! First stage of the pipeline. It turns `BASE`/`--head`/`--worktree` into a [`ChangeSet`]:
+//! merge-base (three-dot, like a pull request), tree-to-tree diff with rename detection, both
+//! sides' blobs. It knows nothing of rules. Every failure is a [`GitError`] with a one-line
+//! cause and, where one exists, a hint that says how to fix it.
+
+use crate::changeset::{ChangeSet, Content, FilePair, MAX_FILE_BYTES, Status};
+use crate::finding::Note;
+use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
+use std::path::Path;
+
+/// What went wrong, with the hint to print after it.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// Not inside a git repository.
+    #[error("not a git repository: {0}")]
+    NotARepository(String),
+    /// A revision that does not resolve to a commit.
+    #[error("unknown revision `{0}`")]
+    BadRevision(String),
+    /// No default base could be found.
+    #[error("no base given and none of origin/HEAD, main, master exists")]
+    NoDefaultBase,
+    /// The two revisions share no history.
+    #[error("no merge base between `{base}` and `{head}`: they share no history")]
+    NoMergeBase {
+        /// Base revision as given.
+        base: String,
+        /// Head revision as given.
+        head: String,
+    },
+    /// A shallow clone that lacks the history the merge-base needs.
+    #[error("no merge base between `{base}` and `{head}` in this shallow clone")]
+    ShallowMissingBase {
+        /// Base revision as given.
+        base: String,
+        /// Head revision as given.
+        head: String,
+    },
+    /// A bare repository without an explicit head.
+    #[error("this is a bare repository: name the head revision with --head")]
+    BareWithoutHead,
+    /// `--worktree` in a bare repository.
+    #[error("--worktree needs a working tree, and this repository is bare")]
+    BareWorktree,
+    /// A repository without any commit yet.
+    #[error("the repository has no commits yet")]
+    Empty,
+    /// Anything else libgit2 reports.
+    #[error("git: {0}")]
+    Other(String),
+}
+
+impl GitError {
+    /// How to fix it, when we know.
+    pub fn hint(&self) -> Option<&'static str> {
+        match self {
+            GitError::ShallowMissingBase { .. } => Some(
+                "fetch full history: `git fetch --unshallow`, or actions/checkout with `fetch-depth: 0`",
+            ),
+            GitError::NoDefaultBase => Some("name the base branch: `integrity-gate diff main`"),
+            GitError::BadRevision(_) => Some(
+                "check the branch name; in CI, fetch the base branch first (`git fetch origin main`)",
+            ),
+            GitError::NotARepository(_) => Some("run inside a git checkout"),
+            _ => None,
+        }
+    }
+}
+
+impl From<git2::Error> for GitError {
+    fn from(error: git2::Error) -> GitError {
+        GitError::Other(error.message().to_string())
+    }
+}
+
+/// An opened repository.
+pub struct Git {
+    repo: Repository,
+}
+
+/// Which revisions to compare.
+pub struct Range<'a> {
+    /// BASE as given, or `None` for the default.
+    pub base: Option<&'a str>,
+    /// `--head`, or `None` for `HEAD`.
+    pub head: Option<&'a str>,
+    /// Include uncommitted changes (and untracked files) of the working tree.
+    pub worktree: bool,
+}
+
+impl Git {
+    /// Opens the repository containing `path`.
+    pub fn discover(path: &Path) -> Result<Git, GitError> {
+        Repository::discover(path)
+            .map(|repo| Git { repo })
+            .map_err(|_| GitError::NotARepository(path.display().to_string()))
+    }
+
+    /// Resolves a revision to a commit id.
+    pub fn resolve(&self, spec: &str) -> Result<Oid, GitError> {
+        let object = self.repo.revparse_single(spec).map_err(|error| {
+            if error.code() == ErrorCode::UnbornBranch {
+                GitError::Empty
+            } else {
+                GitError::BadRevision(spec.to_string())
+            }
+        })?;
+        let commit = object
+            .peel_to_commit()
+            .map_err(|_| GitError::BadRevision(spec.to_string()))?;
+        Ok(commit.id())
+    }
+
+    /// The default base: the remote's default branch, then `main`, then `master`.
+    pub fn default_base(&self) -> Result<String, GitError> {
+        for candidate in [
+            "origin/HEAD",
+            "main",
+            "master",
+            "origin/main",
+            "origin/master",
+        ] {
+            if self.resolve(candidate).is_ok() {
+                return Ok(candidate.to_string());
+            }
+        }
+        Err(GitError::NoDefaultBase)
+    }
+
+    /// The policy file's text at `commit`, if it exists there.
+    pub fn read_file_at(&self, commit: Oid, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+        let tree = self.repo.find_commit(commit)?.tree()?;
+        let entry = match tree.get_path(Path::new(path)) {
+            Ok(entry) => entry,
+            Err(error) if error.code() == ErrorCode::NotFound => return Ok(None),
+            Err(error) => return Err(error.into()),
+        };
+        let blob = entry.to_object(&self.repo)?.peel_to_blob()?;
+        Ok(Some(blob.content().to_vec()))
+    }
+
+    /// Resolves the range and reads the change: merge-base(base, head)..head.
+    pub fn change_set(&self, range: &Range<'_>) -> Result<(Oid, ChangeSet), GitError> {
+        if self.repo.is_bare() && range.worktree {
+            return Err(GitError::BareWorktree);
+        }
+        if self.repo.is_bare() && range.head.is_none() {
+            return Err(GitError::BareWithoutHead);
+        }
+        if self.repo.head().is_err() && range.head.is_none() && self.repo.is_empty()? {
+            return Err(GitError::Empty);
+        }
+        let base_name = match range.base {
+            Some(base) => base.to_string(),
+            None => self.default_base()?,
+        };
+        let head_name = range.head.unwrap_or("HEAD");
+        let base = self.resolve(&base_name)?;
+        let head = self.resolve(head_name)?;
+        let merge_base = match self.repo.merge_base(base, head) {
+            Ok(oid) => oid,
+            Err(error) if error.code() == ErrorCode::NotFound => {
+                let (base, head) = (base_name.clone(), head_name.to_string());
+                return Err(if self.repo.is_shallow() {
+                    GitError::ShallowMissingBase { base, head }
+                } else {
+                    GitError::NoMergeBase { base, head }
+                });
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let mut change = if range.worktree {
+            self.worktree_changes(merge_base)?
+        } else {
+            self.tree_changes(merge_base, head)?
+        };
+        change.base = merge_base.to_string();
+        change.head = head.to_string();
+        Ok((merge_base, change))
+    }
+
+    fn diff_options() -> DiffOptions {
+        let mut options = DiffOptions::new();
+        options.context_lines(0).ignore_submodules(false);
+        options
+    }
+
+    fn tree_changes(&self, base: Oid, head: Oid) -> Result<ChangeSet, GitError> {
+        let base_tree = self.repo.find_commit(base)?.tree()?;
+        let head_tree = self.repo.find_commit(head)?.tree()?;
+        let mut diff = self.repo.diff_tree_to_tree(
+            Some(&base_tree),
+            Some(&head_tree),
+            Some(&mut Self::diff_options()),
+        )?;
+        diff.find_similar(Some(
+            DiffFindOptions::new().renames(true).rename_threshold(50),
+        ))?;
+        self.collect(&diff, None)
+    }
+
+    fn worktree_changes(&self, base: Oid) -> Result<ChangeSet, GitError> {
+        let base_tree = self.repo.find_commit(base)?.tree()?;
+        let mut options = Self::diff_options();
+        options
+            .include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .show_untracked_content(true);
+        let mut diff = self
+            .repo
+            .diff_tree_to_workdir_with_index(Some(&base_tree), Some(&mut options))?;
+        diff.find_similar(Some(
+            DiffFindOptions::new()
+                .renames(true)
+                .rename_threshold(50)
+                .for_untracked(true),
+        ))?;
+        self.collect(&diff, self.repo.workdir())
+    }
+
+    /// Turns a diff into file pairs. `workdir` is set when head content comes from the
+    /// working tree rather than from blobs.
+    fn collect(
+        &self,
+        diff: &git2::Diff<'_>,
+        workdir: Option<&Path>,
+    ) -> Result<ChangeSet, GitError> {
+        let mut change = ChangeSet::default();
+        for delta in diff.deltas() {
+            let status = match delta.status() {
+                Delta::Added | Delta::Untracked | Delta::Copied => Status::Added,
+                Delta::Deleted => Status::Deleted,
+                Delta::Renamed => Status::Renamed,
+                Delta::Modified | Delta::Typechange => Status::Modified,
+                _ => continue,
+            };
+            let old_path = delta.old_file().path().map(path_text);
+            let new_path = delta.new_file().path().map(path_text);
+            let (old_path, new_path) = match status {
+                Status::Added => (None, new_path),
+                Status::Deleted => (old_path, None),
+                _ => (old_path, new_path),
+            };
+            let shown = new_path.clone().or(old_path.clone()).unwrap_or_default();
+            let special = [delta.old_file().mode(), delta.new_file().mode()]
+                .into_iter()
+                .find_map(special_mode);
+            if let Some(reason) = special {
+                change.notes.push(Note {
+                    path: shown,
+                    message: reason.to_string(),
+                });
+                continue;
+            }
+            let base = match status {
+                Status::Added => Content::Absent,
+                _ => self.blob_content(delta.old_file().id()),
+            };
+            let head = match (status, workdir) {
+                (Status::Deleted, _) => Content::Absent,
+                (_, Some(workdir)) => {
+                    read_worktree_file(workdir, new_path.as_deref().unwrap_or_default())
+                }
+                (_, None) => self.blob_content(delta.new_file().id()),
+            };
+            change
+                .files
+                .push(FilePair::new(status, old_path, new_path, base, head));
+        }
+        change.files.sort_by(|a, b| a.path().cmp(b.path()));
+        Ok(change)
+    }
+
+    fn blob_content(&self, id: Oid) -> Content {
+        match self.repo.find_blob(id) {
+            Ok(blob) if blob.size() > MAX_FILE_BYTES => {
+                Content::Skipped("file larger than 2 MiB, not analysed")
+            }
+            Ok(blob) => Content::from_bytes(blob.content().to_vec()),
+            Err(_) => Content::Skipped("blob missing from the object store, not analysed"),
+        }
+    }
+}
+
+fn special_mode(mode: FileMode) -> Option<&'static str> {
+    match mode {
+        FileMode::Commit => Some("submodule, not analysed"),
+        FileMode::Link => Some("symbolic link, not analysed"),
+        _ => None,
+    }
+}
+
+fn read_worktree_file(workdir: &Path, path: &str) -> Content {
+    let full = workdir.join(path);
+    match std::fs::symlink_metadata(&full) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            Content::Skipped("symbolic link, not analysed")
+        }
+        Ok(meta) if meta.len() > MAX_FILE_BYTES as u64 => {
+            Content::Skipped("file larger than 2 MiB, not analysed")
+        }
+        Ok(_) => match std::fs::read(&full) {
+            Ok(bytes) => Content::from_bytes(bytes),
+            Err(_) => Content::Skipped("unreadable in the working tree, not analysed"),
+        },
+        Err(_) => Content::Absent,
+    }
+}
+
+/// Repo-relative path with forward slashes; non-UTF-8 bytes are replaced visibly.
+fn path_text(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}

@@ -1,0 +1,266 @@
+//! The query engine: embedded `.scm` files, compiled once per process, run on parsed files.
+//!
+//! Queries are embedded with `include_str!` from the table below, so the code under review cannot
+//! change what the gate looks for. A test walks `queries/` and fails when a file is missing from
+//! the table or an entry has no file; another compiles every query against its grammar and checks
+//! its captures against the vocabulary in [`CAPTURES`]. Only after those tests is the `expect` in
+//! [`compiled`] acceptable: an embedded query that fails to compile is a build defect.
+
+mod table;
+
+pub use table::QUERY_SOURCES;
+
+use crate::lang::{Language, Parsed, qualified_scope, string_literal_text};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+use streaming_iterator::StreamingIterator;
+use tree_sitter::{Query, QueryCursor};
+
+/// Capture names the Rust side reads. Names starting with `_` are helpers for predicates, and
+/// `message.NAME` captures are spliced into messages as `{NAME}`.
+pub const CAPTURES: &[(&str, &str)] = &[
+    ("finding", "required: the node whose range is reported"),
+    (
+        "key",
+        "optional: the name that pairs base and head matches (a test's name); without it the key is the enclosing scope",
+    ),
+    (
+        "condition",
+        "optional: an expression the rule evaluates (a skip condition, a cfg predicate)",
+    ),
+];
+
+/// Keys a pattern may set with `(#set! KEY "VALUE")`.
+pub const PROPERTIES: &[&str] = &["severity", "message", "kind", "condition"];
+
+/// One embedded query file.
+pub struct QuerySource {
+    /// The folder name under `queries/`.
+    pub language: Language,
+    /// The file stem: a rule id, or a shared query such as `tests`.
+    pub name: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+/// A query compiled for its grammar, with capture indexes resolved once.
+pub struct CompiledQuery {
+    query: Query,
+    finding: u32,
+    key: Option<u32>,
+    properties: Vec<HashMap<&'static str, String>>,
+}
+
+/// One match of a query in one file.
+#[derive(Clone, Debug)]
+pub struct QueryMatch {
+    /// Index of the pattern in the query file.
+    pub pattern: usize,
+    /// Byte range of the `@finding` node.
+    pub byte_range: std::ops::Range<usize>,
+    /// 1-based first line of the `@finding` node.
+    pub line: u32,
+    /// 1-based last line of the `@finding` node.
+    pub end_line: u32,
+    /// The enclosing scope's names followed by the `@key` text: `suite › test name`.
+    pub key: String,
+    /// The bare `@key` text (or the innermost scope name when there is no `@key`).
+    pub name: String,
+    /// Text of the other named captures (`condition`, `message.*`), first node of each.
+    pub captures: HashMap<String, String>,
+    /// The pattern's `#set!` properties.
+    pub properties: HashMap<&'static str, String>,
+}
+
+impl QueryMatch {
+    /// A `#set!` property of the matching pattern.
+    pub fn property(&self, key: &str) -> Option<&str> {
+        self.properties.get(key).map(String::as_str)
+    }
+
+    /// A capture's text.
+    pub fn capture(&self, name: &str) -> Option<&str> {
+        self.captures.get(name).map(String::as_str)
+    }
+}
+
+/// Separator between scope names in keys; it cannot occur in an identifier.
+pub const KEY_SEPARATOR: &str = " › ";
+
+/// Why a query could not be used; only ever seen by the registry tests.
+#[derive(Debug, thiserror::Error)]
+pub enum QueryLoadError {
+    /// tree-sitter rejected the query text.
+    #[error("{language}/{name}.scm: {message}")]
+    Syntax {
+        /// Language folder.
+        language: &'static str,
+        /// Query name.
+        name: &'static str,
+        /// tree-sitter's message.
+        message: String,
+    },
+    /// The query uses something outside the vocabulary.
+    #[error("{language}/{name}.scm: {message}")]
+    Vocabulary {
+        /// Language folder.
+        language: &'static str,
+        /// Query name.
+        name: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Compiles and validates one embedded query.
+pub fn compile(source: &QuerySource) -> Result<CompiledQuery, QueryLoadError> {
+    let language = source.language.name();
+    let vocabulary = |message: String| QueryLoadError::Vocabulary {
+        language,
+        name: source.name,
+        message,
+    };
+    let query = Query::new(&source.language.grammar(), source.text).map_err(|error| {
+        QueryLoadError::Syntax {
+            language,
+            name: source.name,
+            message: error.to_string(),
+        }
+    })?;
+    for name in query.capture_names() {
+        let known = name.starts_with('_')
+            || name.starts_with("message.")
+            || CAPTURES.iter().any(|(capture, _)| capture == name);
+        if !known {
+            return Err(vocabulary(format!("unknown capture @{name}")));
+        }
+    }
+    let finding = query
+        .capture_index_for_name("finding")
+        .ok_or_else(|| vocabulary("no @finding capture".into()))?;
+    let key = query.capture_index_for_name("key");
+    let mut properties = Vec::with_capacity(query.pattern_count());
+    for pattern in 0..query.pattern_count() {
+        // Unknown predicates are kept silently by tree-sitter, so a typo would never filter.
+        if let Some(predicate) = query.general_predicates(pattern).first() {
+            return Err(vocabulary(format!(
+                "unsupported predicate #{} in pattern {pattern}",
+                predicate.operator
+            )));
+        }
+        if !query.property_predicates(pattern).is_empty() {
+            return Err(vocabulary(format!(
+                "#is?/#is-not? are not supported (pattern {pattern})"
+            )));
+        }
+        let mut settings = HashMap::new();
+        for property in query.property_settings(pattern) {
+            let key = PROPERTIES
+                .iter()
+                .find(|known| **known == &*property.key)
+                .ok_or_else(|| vocabulary(format!("unknown #set! key {}", property.key)))?;
+            let value = property.value.as_deref().unwrap_or_default().to_string();
+            if *key == "severity" && crate::finding::Severity::parse(&value).is_none() {
+                return Err(vocabulary(format!("bad severity {value:?}")));
+            }
+            settings.insert(*key, value);
+        }
+        properties.push(settings);
+    }
+    Ok(CompiledQuery {
+        query,
+        finding,
+        key,
+        properties,
+    })
+}
+
+/// The compiled query `name` for `language`, or `None` when no such file exists.
+pub fn compiled(language: Language, name: &str) -> Option<&'static CompiledQuery> {
+    static CACHE: OnceLock<Vec<OnceLock<CompiledQuery>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| QUERY_SOURCES.iter().map(|_| OnceLock::new()).collect());
+    let index = QUERY_SOURCES
+        .iter()
+        .position(|source| source.language == language && source.name == name)?;
+    let source = &QUERY_SOURCES[index];
+    Some(cache[index].get_or_init(|| {
+        #[allow(clippy::expect_used)] // validated for every embedded query by query::tests
+        compile(source).expect("embedded query compiles (checked by tests)")
+    }))
+}
+
+/// Runs `query` over a parsed file and returns its matches in document order.
+pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<QueryMatch> {
+    let source = parsed.text.as_str();
+    let mut cursor = QueryCursor::new();
+    // Bound pathological inputs: a match limit keeps memory flat on generated files.
+    cursor.set_match_limit(4096);
+    let mut matches = cursor.matches(&query.query, parsed.tree.root_node(), source.as_bytes());
+    let mut out = Vec::new();
+    let names = query.query.capture_names();
+    while let Some(found) = matches.next() {
+        let Some(finding) = found
+            .captures()
+            .iter()
+            .find(|capture| capture.index == query.finding)
+        else {
+            continue;
+        };
+        let node = finding.node;
+        let scope = qualified_scope(node, source, language);
+        let key_node = query.key.and_then(|key| {
+            found
+                .captures()
+                .iter()
+                .find(|capture| capture.index == key)
+                .map(|capture| capture.node)
+        });
+        let (name, key) = match key_node {
+            Some(key_node) => {
+                let name = string_literal_text(key_node, source);
+                let mut parts = scope;
+                parts.push(name.clone());
+                (name, parts.join(KEY_SEPARATOR))
+            }
+            None => {
+                let name = scope.last().cloned().unwrap_or_default();
+                let key = if scope.is_empty() {
+                    "<module>".to_string()
+                } else {
+                    scope.join(KEY_SEPARATOR)
+                };
+                (name, key)
+            }
+        };
+        let mut captures = HashMap::new();
+        for capture in found.captures() {
+            let capture_name = names[capture.index as usize];
+            if capture_name.starts_with('_') || capture.index == query.finding {
+                continue;
+            }
+            let text = source
+                .get(capture.node.byte_range())
+                .unwrap_or_default()
+                .to_string();
+            captures.entry(capture_name.to_string()).or_insert(text);
+        }
+        out.push(QueryMatch {
+            pattern: found.pattern_index,
+            byte_range: node.byte_range(),
+            line: to_line(node.start_position().row),
+            end_line: to_line(node.end_position().row),
+            key,
+            name,
+            captures,
+            properties: query.properties[found.pattern_index].clone(),
+        });
+    }
+    out
+}
+
+fn to_line(row: usize) -> u32 {
+    u32::try_from(row).unwrap_or(u32::MAX - 1).saturating_add(1)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+//! The query table against `queries/`, and every query against its grammar and vocabulary.
+
+use super::*;
+use crate::rules::ALL_RULES;
+use std::collections::BTreeSet;
+
+fn files_on_disk() -> BTreeSet<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("queries");
+    let mut found = BTreeSet::new();
+    for language in std::fs::read_dir(&root).unwrap() {
+        let language = language.unwrap();
+        for file in std::fs::read_dir(language.path()).unwrap() {
+            let name = file.unwrap().file_name().to_string_lossy().to_string();
+            let stem = name
+                .strip_suffix(".scm")
+                .unwrap_or_else(|| panic!("not a query: {name}"));
+            found.insert((
+                language.file_name().to_string_lossy().to_string(),
+                stem.to_string(),
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn table_matches_files() {
+    let table: BTreeSet<(String, String)> = QUERY_SOURCES
+        .iter()
+        .map(|source| (source.language.name().to_string(), source.name.to_string()))
+        .collect();
+    assert_eq!(table, files_on_disk());
+    assert_eq!(table.len(), QUERY_SOURCES.len(), "duplicate table entries");
+}
+
+#[test]
+fn every_query_compiles_with_known_captures() {
+    for source in QUERY_SOURCES {
+        if let Err(error) = compile(source) {
+            panic!("{error}");
+        }
+    }
+}
+
+#[test]
+fn every_query_header_names_its_rule_language_and_captures() {
+    for source in QUERY_SOURCES {
+        let where_ = format!("{}/{}.scm", source.language.name(), source.name);
+        let header: Vec<&str> = source
+            .text
+            .lines()
+            .take_while(|line| line.starts_with(';'))
+            .collect();
+        let rule_line = header
+            .first()
+            .unwrap_or_else(|| panic!("{where_}: no header"));
+        assert!(
+            rule_line.starts_with(&format!("; rule: {}", source.name))
+                || rule_line.starts_with("; rule: (shared)"),
+            "{where_}: first line must name the rule"
+        );
+        assert!(
+            header
+                .iter()
+                .any(|line| line.starts_with(&format!("; language: {}", source.language.name()))),
+            "{where_}: header must name the language"
+        );
+        let compiled = compile(source).unwrap();
+        for name in compiled.query.capture_names() {
+            if name.starts_with('_') {
+                continue;
+            }
+            assert!(
+                header.iter().any(|line| line.contains(&format!("@{name}"))),
+                "{where_}: capture @{name} is not documented in the header"
+            );
+        }
+    }
+}
+
+#[test]
+fn query_rules_have_a_query_for_each_declared_language_and_no_other() {
+    for rule in ALL_RULES
+        .iter()
+        .filter(|rule| rule.maturity == crate::rules::Maturity::Stable)
+    {
+        if rule.engine != crate::rules::Engine::Query {
+            continue;
+        }
+        let with_query: BTreeSet<Language> = QUERY_SOURCES
+            .iter()
+            .filter(|source| source.name == rule.id)
+            .map(|source| source.language)
+            .collect();
+        let declared: BTreeSet<Language> = rule.languages.iter().copied().collect();
+        assert_eq!(with_query, declared, "{}", rule.id);
+    }
+}
+
+#[test]
+fn a_typo_in_a_predicate_is_rejected() {
+    let source = QuerySource {
+        language: Language::Python,
+        name: "broken",
+        text: "((identifier) @finding (#mach? @finding \"x\"))",
+    };
+    assert!(compile(&source).is_err());
+    let source = QuerySource {
+        language: Language::Python,
+        name: "broken",
+        text: "((identifier) @finding @wat)",
+    };
+    assert!(compile(&source).is_err());
+    let source = QuerySource {
+        language: Language::Python,
+        name: "broken",
+        text: "((identifier) @finding (#set! severity \"loud\"))",
+    };
+    assert!(compile(&source).is_err());
+}
+
+#[test]
+fn javascript_copies_stay_identical_apart_from_the_language_line() {
+    let strip = |text: &str| -> String {
+        text.lines()
+            .filter(|line| !line.starts_with("; language:"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    for source in QUERY_SOURCES
+        .iter()
+        .filter(|s| s.language == Language::JavaScript)
+    {
+        for other in [Language::TypeScript, Language::Tsx] {
+            let copy = QUERY_SOURCES
+                .iter()
+                .find(|s| s.language == other && s.name == source.name)
+                .unwrap_or_else(|| panic!("{}/{} missing", other.name(), source.name));
+            assert_eq!(
+                strip(source.text),
+                strip(copy.text),
+                "{}/{}",
+                other.name(),
+                source.name
+            );
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! GitHub workflow commands: one annotation per finding, escaped so that text taken from the
+//! change cannot inject commands of its own.
+
+use crate::engine::Report;
+use crate::finding::{Severity, Side};
+use std::fmt::Write;
+
+/// Escapes a command's message (`%`, CR, LF).
+pub fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Escapes a command property value (also `:` and `,`).
+pub fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// One command per finding, then a notice per note.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    for finding in &report.findings {
+        let command = match finding.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let title = escape_property(&format!("integrity-gate {}", finding.rule));
+        let file = escape_property(&finding.path);
+        // Base-side lines do not exist in head: annotate the file, and name the base line.
+        let (location, message) = match finding.side {
+            Side::Head => (
+                format!(",line={},endLine={}", finding.line, finding.end_line),
+                finding.message.clone(),
+            ),
+            Side::Base => (
+                String::new(),
+                format!("{} (base revision, line {})", finding.message, finding.line),
+            ),
+        };
+        let _ = writeln!(
+            out,
+            "::{command} file={file}{location},title={title}::{}",
+            escape_data(&message)
+        );
+    }
+    for note in &report.notes {
+        let _ = writeln!(
+            out,
+            "::notice file={},title=integrity-gate::{}",
+            escape_property(&note.path),
+            escape_data(&note.message)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_data_and_properties() {
+        assert_eq!(escape_data("a%b\r\nc"), "a%25b%0D%0Ac");
+        assert_eq!(escape_property("a:b,c\n"), "a%3Ab%2Cc%0A");
+        // A message cannot start a new command line.
+        assert!(!escape_data("x\n::error::pwned").contains('\n'));
+    }
+}

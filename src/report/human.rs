@@ -1,0 +1,83 @@
+//! The human format: each finding with its source lines and a marker, like rustc or ruff, then
+//! notes and a closing summary line. Colour only when asked (a terminal without NO_COLOR).
+
+use super::Style;
+use crate::engine::Report;
+use crate::finding::{Finding, Severity, Side};
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use std::fmt::Write;
+
+/// Renders every finding, the notes, and a summary line.
+pub fn render(report: &Report, style: Style) -> String {
+    let renderer = if style.color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for finding in &report.findings {
+        out.push_str(&render_finding(&renderer, finding));
+        out.push_str("\n\n");
+    }
+    for note in &report.notes {
+        let _ = writeln!(out, "note: {}: {}", note.path, note.message);
+    }
+    if !report.notes.is_empty() {
+        out.push('\n');
+    }
+    let _ = writeln!(out, "{}", summary_line(report));
+    out
+}
+
+fn render_finding(renderer: &Renderer, finding: &Finding) -> String {
+    let level = match finding.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Note => Level::NOTE,
+    };
+    let path = match finding.side {
+        Side::Head => finding.path.clone(),
+        Side::Base => format!("{} (base revision)", finding.path),
+    };
+    let title = level
+        .primary_title(finding.message.as_str())
+        .id(finding.rule);
+    if finding.snippet.is_empty() {
+        let group = title.element(Level::NOTE.message(format!("at {path}:{}", finding.line)));
+        return renderer.render(&[group]);
+    }
+    let label = match finding.side {
+        Side::Head => "",
+        Side::Base => "removed by the change",
+    };
+    let snippet = Snippet::source(finding.snippet.as_str())
+        .line_start(finding.line as usize)
+        .path(path)
+        .fold(false)
+        .annotation(
+            AnnotationKind::Primary
+                .span(0..finding.snippet.len())
+                .label(label),
+        );
+    renderer.render(&[title.element(snippet)])
+}
+
+/// `integrity-gate: 3 findings (2 blocking) in 5 changed files`
+pub fn summary_line(report: &Report) -> String {
+    let plural = |count: usize, word: &str| {
+        if count == 1 {
+            format!("{count} {word}")
+        } else {
+            format!("{count} {word}s")
+        }
+    };
+    let short = |sha: &str| sha.chars().take(12).collect::<String>();
+    format!(
+        "integrity-gate: {} ({} blocking) in {} ({}..{})",
+        plural(report.findings.len(), "finding"),
+        report.blocking,
+        plural(report.files_scanned, "changed file"),
+        short(&report.base),
+        short(&report.head),
+    )
+}

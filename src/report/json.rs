@@ -1,0 +1,42 @@
+//! The contract's JSON output, version 1 (extended with `notes`).
+
+use crate::engine::Report;
+use crate::finding::{Finding, Note};
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Output<'r> {
+    version: u32,
+    base: &'r str,
+    head: &'r str,
+    findings: &'r [Finding],
+    summary: Summary,
+    /// Extension: per-file conditions that limited the analysis.
+    notes: &'r [Note],
+}
+
+#[derive(Serialize)]
+struct Summary {
+    files_scanned: usize,
+    findings: usize,
+    blocking: usize,
+}
+
+/// Serialises `report` as pretty JSON with a trailing newline.
+pub fn render(report: &Report) -> Vec<u8> {
+    let output = Output {
+        version: 1,
+        base: &report.base,
+        head: &report.head,
+        findings: &report.findings,
+        summary: Summary {
+            files_scanned: report.files_scanned,
+            findings: report.findings.len(),
+            blocking: report.blocking,
+        },
+        notes: &report.notes,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&output).unwrap_or_else(|_| b"{}".to_vec());
+    bytes.push(b'\n');
+    bytes
+}

@@ -1,0 +1,163 @@
+//! What a rule sees of one changed file: both sides' text, parsed lazily and at most once, query
+//! results cached per side, and the lines the change added.
+
+use crate::changeset::FilePair;
+use crate::finding::{Severity, Side};
+use crate::lang::{self, Language, Parsed};
+use crate::query::{self, QueryMatch};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Query results per side and query name.
+type MatchCache = HashMap<(Side, &'static str), Rc<Vec<QueryMatch>>>;
+
+/// One side of a file pair, with its parse done on first use.
+pub struct SideText<'a> {
+    /// Repo-relative path on this side.
+    pub path: &'a str,
+    /// The text.
+    pub text: &'a str,
+    parsed: OnceCell<Option<Parsed>>,
+}
+
+/// What a rule proposes; the engine applies policy and suppressions and builds the finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    /// Which side the lines refer to.
+    pub side: Side,
+    /// 1-based first line.
+    pub line: u32,
+    /// 1-based last line.
+    pub end_line: u32,
+    /// The evidence's strength; the policy may replace it.
+    pub severity: Severity,
+    /// What changed, in one sentence.
+    pub message: String,
+    /// Stable identity within the file (a test's qualified name), for fingerprints.
+    pub key: String,
+    /// How the engine re-judges this candidate against the base side of the other changed
+    /// files, so a test moved between files is recognised.
+    pub moved: Option<Moved>,
+}
+
+/// Cross-file judgement for a candidate: tests move between files, so "already skipped in
+/// base" and "existed in base" must look at every changed file, not only this one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moved {
+    /// The key in the cross-file fact table: language family and qualified name.
+    pub family: &'static str,
+    /// Qualified name, as in [`Candidate::key`].
+    pub key: String,
+    /// Fact meaning "already like this in base"; a base fact of at least the candidate's
+    /// severity drops the candidate.
+    pub already: &'static str,
+    /// Fact meaning "this test existed in base"; when present, the candidate is raised to
+    /// `existed_severity` with `existed_message`.
+    pub existed: Option<(&'static str, Severity, String)>,
+}
+
+/// Something true of a base file that other files' candidates may depend on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fact {
+    /// What kind of fact (`skipped`, `focused`, `test`).
+    pub name: &'static str,
+    /// Language family.
+    pub family: &'static str,
+    /// Qualified name.
+    pub key: String,
+    /// Strength (for `skipped`: conditional skips are weaker than unconditional ones).
+    pub severity: Severity,
+}
+
+/// What a rule's check produces for one file.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Proposed findings.
+    pub candidates: Vec<Candidate>,
+    /// Facts about the base side, shared with the other files' candidates.
+    pub facts: Vec<Fact>,
+}
+
+/// Everything a rule may read about one changed file.
+pub struct FileContext<'a> {
+    /// The pair being judged.
+    pub pair: &'a FilePair,
+    /// The language of the head path (or the base path for deletions), if it has a grammar.
+    pub language: Option<Language>,
+    base: Option<SideText<'a>>,
+    head: Option<SideText<'a>>,
+    cache: RefCell<MatchCache>,
+}
+
+impl<'a> FileContext<'a> {
+    /// Builds the context; nothing is parsed until a rule asks.
+    pub fn new(pair: &'a FilePair) -> FileContext<'a> {
+        let side = |path: Option<&'a String>, text: Option<&'a str>| match (path, text) {
+            (Some(path), Some(text)) => Some(SideText {
+                path,
+                text,
+                parsed: OnceCell::new(),
+            }),
+            _ => None,
+        };
+        FileContext {
+            pair,
+            language: Language::from_path(pair.path()),
+            base: side(pair.old_path.as_ref(), pair.base.text()),
+            head: side(pair.new_path.as_ref(), pair.head.text()),
+            cache: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The side's text, when that side exists and is text.
+    pub fn side(&self, side: Side) -> Option<&SideText<'a>> {
+        match side {
+            Side::Base => self.base.as_ref(),
+            Side::Head => self.head.as_ref(),
+        }
+    }
+
+    /// The side's syntax tree, parsed on first use; `None` without a grammar or text.
+    pub fn parsed(&self, side: Side) -> Option<&Parsed> {
+        let language = self.language?;
+        let text = self.side(side)?;
+        text.parsed
+            .get_or_init(|| lang::parse(language, text.text.to_string()).ok())
+            .as_ref()
+    }
+
+    /// Matches of the embedded query `name` on `side`, computed once per side.
+    pub fn matches(&self, side: Side, name: &'static str) -> Rc<Vec<QueryMatch>> {
+        if let Some(cached) = self.cache.borrow().get(&(side, name)) {
+            return Rc::clone(cached);
+        }
+        let result = match (self.language, self.parsed(side)) {
+            (Some(language), Some(parsed)) => query::compiled(language, name)
+                .map(|compiled| query::run(compiled, parsed, language))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let result = Rc::new(result);
+        self.cache
+            .borrow_mut()
+            .insert((side, name), Rc::clone(&result));
+        result
+    }
+
+    /// Whether 1-based `line` of head was added by the change.
+    pub fn is_added_line(&self, line: u32) -> bool {
+        self.pair.added.contains(line)
+    }
+
+    /// Syntax errors per side that were parsed, for the engine's notes.
+    pub fn parse_errors(&self) -> Vec<(Side, usize)> {
+        [Side::Base, Side::Head]
+            .into_iter()
+            .filter_map(|side| {
+                let parsed = self.side(side)?.parsed.get()?.as_ref()?;
+                (parsed.error_count > 0).then_some((side, parsed.error_count))
+            })
+            .collect()
+    }
+}

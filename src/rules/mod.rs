@@ -1,0 +1,172 @@
+//! The rule registry: every rule declared once, with everything user-facing derived from it.
+//!
+//! `integrity-gate rules`, `integrity-gate explain`, SARIF `rules[]` and the README table all read
+//! [`ALL_RULES`]. A rule module holds its declaration (id, default severity, languages, summary,
+//! documentation) and its check. Rules see a [`FileContext`] and emit [`Candidate`]s; the engine
+//! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
+
+mod condition;
+mod context;
+mod focused_test;
+mod gate_config_change;
+mod markers;
+mod planned;
+mod skipped_test;
+
+pub use gate_config_change::POLICY_PATH;
+
+pub use condition::{Truth, evaluate};
+pub use context::{Candidate, Fact, FileContext, Moved, Output, SideText};
+
+use crate::finding::Severity;
+use crate::lang::Language;
+
+/// How a rule looks at a change (design.md §1.2: four engines).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// tree-sitter queries over both sides of a source file.
+    Query,
+    /// Structured comparison of manifests and configuration files.
+    Manifest,
+    /// Patterns over the lines the change added.
+    Lines,
+    /// Paths and statuses of the changed files.
+    FileSet,
+}
+
+impl Engine {
+    /// Lower-case name for listings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Query => "query",
+            Engine::Manifest => "manifest",
+            Engine::Lines => "lines",
+            Engine::FileSet => "fileset",
+        }
+    }
+}
+
+/// Whether a rule's detection is built yet. A planned rule is listed so that the contract's ids
+/// are all visible, but it never reports anything and says so in `rules` and `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Maturity {
+    /// Detection implemented and covered by fixtures.
+    Stable,
+    /// Declared in the contract, detection not implemented yet.
+    Planned,
+}
+
+/// A rule's per-file check.
+pub type FileCheck = fn(&FileContext<'_>, &mut Output);
+
+/// One rule, declared once.
+pub struct Rule {
+    /// Stable kebab-case id from the contract.
+    pub id: &'static str,
+    /// Severity unless the policy overrides it (a check may emit lower severities for weaker
+    /// evidence; the policy then replaces the rule's severity for all of them).
+    pub severity: Severity,
+    /// How the rule looks at the change.
+    pub engine: Engine,
+    /// Languages with syntax queries; empty for rules that read config files or paths.
+    pub languages: &'static [Language],
+    /// One line for `rules` and SARIF `shortDescription`.
+    pub summary: &'static str,
+    /// Markdown documentation with the headings in [`DOC_HEADINGS`].
+    pub docs: &'static str,
+    /// Whether detection exists yet.
+    pub maturity: Maturity,
+    /// The per-file check, run on every changed file pair that is not ignored.
+    pub check: Option<FileCheck>,
+}
+
+/// Headings every rule's documentation must have, in this order.
+pub const DOC_HEADINGS: &[&str] = &[
+    "## What it flags",
+    "## Why it matters",
+    "## Example",
+    "## Not flagged",
+    "## Configuration",
+];
+
+impl Rule {
+    /// The documentation with the one leading space of each `///` line removed.
+    pub fn docs_markdown(&self) -> String {
+        let mut out = String::new();
+        for line in self.docs.lines() {
+            out.push_str(line.strip_prefix(' ').unwrap_or(line));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Language names joined for listings; `config` for rules without syntax queries.
+    pub fn languages_label(&self) -> String {
+        if self.languages.is_empty() {
+            return "config/any".to_string();
+        }
+        self.languages
+            .iter()
+            .map(|language| language.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// Declares a rule; doc comments become its documentation (clippy's `declare_clippy_lint!`).
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        pub static $name:ident = {
+            id: $id:literal,
+            severity: $severity:ident,
+            engine: $engine:ident,
+            languages: [$($language:ident),* $(,)?],
+            summary: $summary:literal,
+            maturity: $maturity:ident,
+            check: $check:expr $(,)?
+        }
+    ) => {
+        /// The rule's declaration; see its `docs`.
+        pub static $name: $crate::rules::Rule = $crate::rules::Rule {
+            id: $id,
+            severity: $crate::finding::Severity::$severity,
+            engine: $crate::rules::Engine::$engine,
+            languages: &[$($crate::lang::Language::$language),*],
+            summary: $summary,
+            docs: concat!($($doc, "\n"),*),
+            maturity: $crate::rules::Maturity::$maturity,
+            check: $check,
+        };
+    };
+}
+pub(crate) use declare_rule;
+
+/// Every rule, sorted by id.
+pub static ALL_RULES: &[&Rule] = &[
+    &planned::COMMENTED_OUT_VALIDATION,
+    &planned::DELETED_TEST,
+    &planned::DISABLED_CHECK,
+    &planned::EMPTY_CATCH,
+    &focused_test::FOCUSED_TEST,
+    &gate_config_change::GATE_CONFIG_CHANGE,
+    &planned::LEAKED_SECRET,
+    &planned::NEW_DEPENDENCY,
+    &skipped_test::SKIPPED_TEST,
+    &planned::TODO_STUB,
+    &planned::WEAKENED_ASSERTION,
+    &planned::WEAKENED_COVERAGE,
+];
+
+/// Looks a rule up by id.
+pub fn find(id: &str) -> Option<&'static Rule> {
+    ALL_RULES.iter().copied().find(|rule| rule.id == id)
+}
+
+/// The rule ids closest to `id` by edit distance, best first, for "did you mean" hints.
+pub fn nearest_ids(id: &str) -> Vec<&'static str> {
+    crate::text::nearest(id, ALL_RULES.iter().map(|rule| rule.id), 3)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,210 @@
+//! `skipped-test`: a test that ran before no longer runs, or no longer counts.
+
+use super::context::{Candidate, FileContext, Moved, Output};
+use super::declare_rule;
+use super::markers::{
+    self, MODULE_KEY, base_facts, dedupe, inventory, judge, marker_text, shorten,
+};
+use crate::finding::{Severity, Side};
+use crate::lang::Language;
+use crate::query::KEY_SEPARATOR;
+use std::collections::HashMap;
+
+declare_rule! {
+    /// ## What it flags
+    /// A test that existed in base and is skipped, x-failed, ignored or compiled out in head:
+    ///
+    /// - JavaScript/TypeScript: `it.skip`, `describe.skip`, `test.concurrent.skip`, `.skip.each`,
+    ///   `xit`/`xtest`/`xdescribe`, `.todo` replacing an existing test, vitest
+    ///   `skipIf(<always true>)`/`runIf(<always false>)`, node:test `{ skip: true }` and
+    ///   `t.skip()`, playwright `test.skip()`/`test.fixme()`, mocha `this.skip()`, jasmine
+    ///   `pending()`.
+    /// - Python: `@pytest.mark.skip`, `@pytest.mark.skipif(...)`, `@pytest.mark.xfail`,
+    ///   `pytest.skip()`, `pytest.importorskip()`, module-level `pytestmark`, `@unittest.skip*`,
+    ///   `@unittest.expectedFailure`, `self.skipTest()`, `raise SkipTest`, `__test__ = False`.
+    /// - Rust: `#[ignore]`, a removed `#[test]` (or `#[tokio::test]`, ...) on a function that
+    ///   still exists, and always-false cfgs (`#[cfg(any())]`, `#[cfg(FALSE)]`,
+    ///   `#[cfg(not(all()))]`, `#![cfg(any())]`) on a test, a module or a file.
+    ///
+    /// A constant condition that always skips is an error; a condition that depends on the
+    /// platform or environment is a warning. A test added by the change already skipped is a
+    /// warning (it never ran), unless the same test existed in base in any changed file.
+    /// ## Why it matters
+    /// Skipping the failing test is the cheapest way for an agent to turn CI green without
+    /// fixing anything. The skip is one short line that reviewers read past.
+    /// ## Example
+    /// Fires (base has `def test_login(): ...`, head adds a marker):
+    ///
+    /// ```python
+    /// @pytest.mark.skip(reason="flaky")
+    /// def test_login():
+    ///     ...
+    /// ```
+    ///
+    /// Fires: `it("rejects a bad token", ...)` becomes `it.skip("rejects a bad token", ...)`;
+    /// `#[test] fn parses()` becomes `#[test] #[ignore] fn parses()`.
+    /// ## Not flagged
+    /// - Tests that were already skipped in base (paired by test name and enclosing suites,
+    ///   never by line number), also when the file was renamed or the test moved to another file.
+    /// - `skipif(False)`, `it.skipIf(false)`, `{ skip: false }`: conditions that never skip.
+    /// - Rust cfgs that depend on the build (`#[cfg(feature = "slow")]`, `#[cfg(unix)]`).
+    /// - `.todo("...")` placeholders for tests that did not exist in base.
+    /// ## Configuration
+    /// `rules.skipped-test.severity` in `.integrity-gate.yml`; a reasoned skip that already
+    /// exists in base can carry `# integrity-gate: allow skipped-test -- <reason>`.
+    pub static SKIPPED_TEST = {
+        id: "skipped-test",
+        severity: Error,
+        engine: Query,
+        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
+        summary: "a test that ran before is skipped, x-failed, ignored or compiled out",
+        maturity: Stable,
+        check: Some(check),
+    }
+}
+
+fn check(context: &FileContext<'_>, out: &mut Output) {
+    let Some(language) = context.language else {
+        return;
+    };
+    out.facts
+        .extend(base_facts(context, "skipped-test", "skipped"));
+    let head = context.matches(Side::Head, "skipped-test");
+    let base = context.matches(Side::Base, "skipped-test");
+    let mut base_strength: HashMap<&str, Severity> = HashMap::new();
+    for found in dedupe(&base) {
+        if let Some(judged) = judge(found, language) {
+            let entry = base_strength
+                .entry(found.key.as_str())
+                .or_insert(judged.severity);
+            *entry = (*entry).max(judged.severity);
+        }
+    }
+    let base_tests = inventory(context, Side::Base);
+    let base_exists = context.side(Side::Base).is_some();
+    for found in dedupe(&head) {
+        let Some(judged) = judge(found, language) else {
+            continue;
+        };
+        let key = found.key.as_str();
+        if base_strength
+            .get(key)
+            .is_some_and(|base| *base >= judged.severity)
+        {
+            continue;
+        }
+        let scope_prefix = format!("{key}{KEY_SEPARATOR}");
+        let encloses_tests = base_tests
+            .iter()
+            .any(|test| test.starts_with(&scope_prefix));
+        let existed =
+            base_tests.contains(key) || encloses_tests || (key == MODULE_KEY && base_exists);
+        if found.property("kind") == Some("todo") && !existed {
+            continue;
+        }
+        let marker = marker_text(context, Side::Head, found);
+        let effect = describe_effect(found.property("message"), &marker, &judged);
+        let kind = if encloses_tests && !base_tests.contains(key) {
+            Some("module")
+        } else {
+            found.property("kind")
+        };
+        let subject = subject(key, kind);
+        let existing_message = format!("{subject} is now {effect}");
+        let new_message = format!("new {subject} is added already {effect}");
+        let (severity, message) = if existed {
+            (judged.severity, existing_message.clone())
+        } else {
+            (Severity::Warning.min(judged.severity), new_message)
+        };
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line: found.line,
+            end_line: found.end_line,
+            severity,
+            message,
+            key: key.to_string(),
+            moved: Some(Moved {
+                family: language.family(),
+                key: key.to_string(),
+                already: "skipped",
+                existed: Some(("test", judged.severity, existing_message)),
+            }),
+        });
+    }
+    if language == Language::Rust {
+        removed_test_attributes(context, out);
+    }
+}
+
+/// "test `a › b`", "every test in this file", "every test in `TestX`".
+fn subject(key: &str, kind: Option<&str>) -> String {
+    if key == MODULE_KEY {
+        "every test in this file".to_string()
+    } else if kind == Some("module") {
+        format!("every test in `{key}`")
+    } else {
+        format!("test `{key}`")
+    }
+}
+
+fn describe_effect(template: Option<&str>, marker: &str, judged: &markers::Judged<'_>) -> String {
+    let base = match template {
+        Some(template) => template.replace("{text}", marker),
+        None => format!("skipped by `{marker}`"),
+    };
+    if judged.found.property("kind") == Some("todo") {
+        return format!("replaced by a `{marker}` placeholder");
+    }
+    match (&judged.constant_condition, &judged.runtime_condition) {
+        (Some(condition), _) => format!(
+            "{base} (condition `{}` is always {})",
+            shorten(condition, 60),
+            if judged.found.property("condition") == Some("skip-when-false") {
+                "false"
+            } else {
+                "true"
+            },
+        ),
+        (None, Some(condition)) => format!("{base} when `{}`", shorten(condition, 60)),
+        (None, None) => base,
+    }
+}
+
+/// Rust: a function that was a test in base and still exists in head without its test
+/// attribute compiles fine and silently stops running.
+fn removed_test_attributes(context: &FileContext<'_>, out: &mut Output) {
+    let base = context.matches(Side::Base, "tests");
+    let head = context.matches(Side::Head, "tests");
+    let head_tests: std::collections::HashSet<&str> = head
+        .iter()
+        .filter(|found| found.property("kind") == Some("test"))
+        .map(|found| found.key.as_str())
+        .collect();
+    for base_test in base
+        .iter()
+        .filter(|found| found.property("kind") == Some("test"))
+    {
+        let key = base_test.key.as_str();
+        if head_tests.contains(key) {
+            continue;
+        }
+        let Some(function) = head
+            .iter()
+            .find(|found| found.property("kind") == Some("function") && found.key == key)
+        else {
+            continue;
+        };
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line: function.line,
+            end_line: function.line,
+            severity: Severity::Error,
+            message: format!(
+                "test `{key}` lost its test attribute: it still compiles but no longer runs"
+            ),
+            key: key.to_string(),
+            moved: None,
+        });
+    }
+}

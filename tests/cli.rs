@@ -1,0 +1,537 @@
+//! The binary against real temporary git repositories: exit codes, JSON shape, every error
+//! path, and the per-file conditions (renames, binary, non-UTF-8, syntax errors, submodules,
+//! symlinks), `--worktree`, bare repositories and the policy read from base.
+
+use crate::support::{Repo, json, run_in, stderr, stdout};
+
+const TEST_FILE: &str = "tests/test_cart.py";
+const BASE_TEST: &str = "import pytest\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n\n\ndef test_removes():\n    assert 2 - 1 == 1\n";
+
+fn skipped() -> String {
+    BASE_TEST.replace("def test_adds", "@pytest.mark.skip\ndef test_adds")
+}
+
+/// main has the test file; branch `feature` adds `head_change` on top.
+fn repo_with_branch(head_change: impl FnOnce(&Repo)) -> Repo {
+    let repo = Repo::new();
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    head_change(&repo);
+    repo.commit("head");
+    repo
+}
+
+#[test]
+fn a_new_skip_blocks_with_exit_1_and_contract_json() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = json(&output);
+    let base = repo.git(&["rev-parse", "main"]);
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["base"], base);
+    assert_eq!(report["head"], head);
+    let finding = &report["findings"][0];
+    assert_eq!(finding["rule"], "skipped-test");
+    assert_eq!(finding["severity"], "error");
+    assert_eq!(finding["path"], TEST_FILE);
+    assert_eq!(finding["line"], 4);
+    assert_eq!(finding["end_line"], 4);
+    assert_eq!(finding["side"], "head");
+    assert_eq!(finding["snippet"], "@pytest.mark.skip");
+    assert!(finding["message"].as_str().unwrap().contains("test_adds"));
+    assert_eq!(
+        report["summary"],
+        serde_json::json!({"files_scanned": 1, "findings": 1, "blocking": 1})
+    );
+    assert_eq!(finding.as_object().unwrap().len(), 8);
+    let text = stdout(&output);
+    let positions: Vec<usize> = [
+        "rule", "severity", "path", "line", "end_line", "side", "message", "snippet",
+    ]
+    .iter()
+    .map(|key| text.find(&format!("\"{key}\":")).unwrap())
+    .collect();
+    assert!(
+        positions.windows(2).all(|pair| pair[0] < pair[1]),
+        "contract field order: {text}"
+    );
+}
+
+#[test]
+fn a_clean_change_exits_0_and_the_default_base_is_main() {
+    let repo = repo_with_branch(|repo| repo.write("src/app.py", "print('hi')\n"));
+    let output = repo.run(&["diff", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(json(&output)["findings"], serde_json::json!([]));
+}
+
+#[test]
+fn three_dot_semantics_ignore_what_happened_on_main_since() {
+    let repo = Repo::new();
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("src/app.py", "x = 1\n");
+    repo.commit("feature work");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(TEST_FILE, skipped());
+    repo.commit("main skips a test after the branch point");
+    repo.git(&["checkout", "-q", "feature"]);
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn human_output_shows_the_source_line_and_a_summary() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let output = repo.run(&["diff", "main"]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("error[skipped-test]"), "{text}");
+    assert!(text.contains("tests/test_cart.py:4"), "{text}");
+    assert!(text.contains("@pytest.mark.skip"), "{text}");
+    assert!(
+        text.contains("1 finding (1 blocking) in 1 changed file"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "no colour when not a terminal: {text}"
+    );
+}
+
+#[test]
+fn sarif_and_github_formats() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let output = repo.run(&["diff", "main", "--format", "sarif"]);
+    assert_eq!(output.status.code(), Some(1));
+    let sarif = json(&output);
+    assert_eq!(sarif["version"], "2.1.0");
+    let run = &sarif["runs"][0];
+    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), 12);
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "skipped-test");
+    assert_eq!(result["level"], "error");
+    let fingerprint = result["partialFingerprints"]["integrityGate/v1"]
+        .as_str()
+        .unwrap();
+    assert_eq!(fingerprint.len(), 16);
+    assert_eq!(
+        result["locations"][0]["physicalLocation"]["region"]["startLine"],
+        4
+    );
+    let output = repo.run(&["diff", "main", "--format", "github"]);
+    let text = stdout(&output);
+    assert!(
+        text.starts_with(
+            "::error file=tests/test_cart.py,line=4,endLine=4,title=integrity-gate skipped-test::"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn sarif_fingerprints_do_not_depend_on_line_numbers() {
+    let fingerprint = |prefix: &str| {
+        let repo = repo_with_branch(|repo| repo.write(TEST_FILE, format!("{prefix}{}", skipped())));
+        let output = repo.run(&["diff", "main", "--format", "sarif"]);
+        json(&output)["runs"][0]["results"][0]["partialFingerprints"]["integrityGate/v1"].clone()
+    };
+    assert_eq!(fingerprint(""), fingerprint("# moved down\n\n\n"));
+}
+
+#[test]
+fn errors_exit_2_with_a_one_line_cause() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let output = repo.run(&["diff", "no-such-branch"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("error: unknown revision `no-such-branch`"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(stderr(&output).contains("hint:"));
+
+    let output = repo.run(&["diff", "main", "--head", "nope"]);
+    assert_eq!(output.status.code(), Some(2));
+
+    let output = repo.run(&["diff", "main", "--format", "yaml"]);
+    assert_eq!(output.status.code(), Some(2));
+
+    let output = repo.run(&["diff", "main", "--fail-on", "sometimes"]);
+    assert_eq!(output.status.code(), Some(2));
+
+    let output = repo.run(&["explain", "skiped-test"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("did you mean `skipped-test`"),
+        "{}",
+        stderr(&output)
+    );
+
+    let outside = tempfile::tempdir().unwrap();
+    let output = run_in(outside.path(), &["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("not a git repository"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn unrelated_histories_have_no_merge_base() {
+    let repo = repo_with_branch(|_| {});
+    repo.git(&["checkout", "-q", "--orphan", "other"]);
+    repo.write("x.py", "x = 1\n");
+    repo.commit("unrelated");
+    let output = repo.run(&["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("no merge base"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn an_empty_repository_is_an_error() {
+    let repo = Repo::new();
+    let output = repo.run(&["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).starts_with("error: "),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_shallow_clone_missing_the_base_says_how_to_fix_it() {
+    let origin = Repo::new();
+    origin.write(TEST_FILE, BASE_TEST);
+    origin.commit("base");
+    origin.git(&["checkout", "-q", "-b", "feature"]);
+    for index in 0..3 {
+        origin.write("src/app.py", format!("x = {index}\n"));
+        origin.commit("work");
+    }
+    origin.git(&["checkout", "-q", "main"]);
+    origin.write("src/other.py", "y = 1\n");
+    origin.commit("main moves on");
+    let clone = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    let status = std::process::Command::new("git")
+        .args([
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-single-branch",
+            &url,
+            ".",
+        ])
+        .current_dir(clone.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = run_in(
+        clone.path(),
+        &["diff", "origin/main", "--head", "origin/feature"],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let text = stderr(&output);
+    assert!(text.contains("shallow"), "{text}");
+    assert!(text.contains("fetch-depth: 0"), "{text}");
+}
+
+#[test]
+fn invalid_policy_in_base_exits_2_naming_the_key() {
+    let repo = Repo::new();
+    repo.write(
+        ".integrity-gate.yml",
+        "rulez:\n  skipped-test:\n    severity: off\n",
+    );
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(TEST_FILE, skipped());
+    repo.commit("head");
+    let output = repo.run(&["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stderr(&output);
+    assert!(
+        text.contains(".integrity-gate.yml: unknown key `rulez` (did you mean `rules`?)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_policy_in_base_can_turn_a_rule_off() {
+    let repo = Repo::new();
+    repo.write(
+        ".integrity-gate.yml",
+        "rules:\n  skipped-test:\n    severity: off\n",
+    );
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(TEST_FILE, skipped());
+    repo.commit("head");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+}
+
+#[test]
+fn a_policy_edit_in_the_change_is_reported_and_not_applied() {
+    let repo = repo_with_branch(|repo| {
+        repo.write(TEST_FILE, skipped());
+        repo.write(
+            ".integrity-gate.yml",
+            "fail-on: never\nrules:\n  skipped-test:\n    severity: off\n",
+        );
+    });
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let rules: Vec<String> = json(&output)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["rule"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(rules, ["gate-config-change", "skipped-test"]);
+}
+
+#[test]
+fn config_flag_reads_a_policy_file() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let policy = repo
+        .path()
+        .join("..")
+        .join(format!("policy-{}.yml", std::process::id()));
+    std::fs::write(&policy, "rules:\n  skipped-test:\n    severity: warning\n").unwrap();
+    let output = repo.run(&[
+        "diff",
+        "main",
+        "--format",
+        "json",
+        "--config",
+        policy.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(&policy).unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(json(&output)["findings"][0]["severity"], "warning");
+    let output = repo.run(&["diff", "main", "--config", "/nonexistent/policy.yml"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_renamed_file_that_carries_an_old_skip_reports_nothing() {
+    let repo = Repo::new();
+    repo.write(TEST_FILE, skipped());
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.git(&["mv", TEST_FILE, "tests/test_basket.py"]);
+    repo.commit("rename");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(json(&output)["summary"]["files_scanned"], 1);
+}
+
+#[test]
+fn binary_non_utf8_and_syntax_errors_are_notes_not_crashes() {
+    let repo = repo_with_branch(|repo| {
+        repo.write(
+            "assets/logo.png",
+            [0x89, b'P', b'N', b'G', 0, 0, 0, 13, 0xff],
+        );
+        repo.write(
+            "tests/test_latin1.py",
+            b"# caf\xe9\ndef test_x():\n    pass\n",
+        );
+        repo.write(
+            TEST_FILE,
+            skipped().replace("def test_removes():", "def test_removes(:"),
+        );
+    });
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = json(&output);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("assets/logo.png") && notes.contains("binary"),
+        "{notes}"
+    );
+    assert!(
+        notes.contains("tests/test_latin1.py") && notes.contains("UTF-8"),
+        "{notes}"
+    );
+    assert!(notes.contains("syntax error"), "{notes}");
+    assert_eq!(report["findings"][0]["rule"], "skipped-test");
+}
+
+#[test]
+fn submodules_and_symlinks_are_noted() {
+    let repo = repo_with_branch(|repo| {
+        let nested = Repo::new();
+        nested.write("lib.py", "x = 1\n");
+        nested.commit("nested");
+        let target = repo.path().join("vendor/lib");
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let status = std::process::Command::new("git")
+            .args([
+                "clone",
+                "-q",
+                nested.path().to_str().unwrap(),
+                target.to_str().unwrap(),
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("test_cart.py", repo.path().join("tests/test_link.py")).unwrap();
+    });
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let notes = json(&output)["notes"].to_string();
+    assert!(
+        notes.contains("vendor/lib") && notes.contains("submodule"),
+        "{notes}"
+    );
+    #[cfg(unix)]
+    assert!(
+        notes.contains("tests/test_link.py") && notes.contains("symbolic link"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn worktree_includes_uncommitted_and_untracked_changes() {
+    let repo = repo_with_branch(|repo| repo.write("src/app.py", "x = 1\n"));
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0));
+    repo.write(TEST_FILE, skipped());
+    repo.write(
+        "src/new.test.js",
+        "describe('a', () => {\n  it.only('b', () => {});\n});\n",
+    );
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "without --worktree, only commits count"
+    );
+    let output = repo.run(&["diff", "main", "--worktree", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let rules: Vec<String> = json(&output)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["rule"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(rules, ["focused-test", "skipped-test"]);
+}
+
+#[test]
+fn a_bare_repository_works_with_head() {
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let bare = tempfile::tempdir().unwrap();
+    let status = std::process::Command::new("git")
+        .args(["clone", "-q", "--bare", repo.path().to_str().unwrap(), "."])
+        .current_dir(bare.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = run_in(
+        bare.path(),
+        &["diff", "main", "--head", "feature", "--format", "json"],
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(json(&output)["findings"][0]["rule"], "skipped-test");
+    let output = run_in(bare.path(), &["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--head"), "{}", stderr(&output));
+}
+
+#[test]
+fn rules_and_explain_come_from_the_registry() {
+    let repo = Repo::new();
+    let output = repo.run(&["rules"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 12, "{text}");
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("skipped-test ") && line.contains("error"))
+    );
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("todo-stub ") && line.contains("[planned"))
+    );
+    let output = repo.run(&["explain", "focused-test"]);
+    assert_eq!(output.status.code(), Some(0));
+    let text = stdout(&output);
+    assert!(text.starts_with("# focused-test"), "{text}");
+    assert!(text.contains("## Not flagged"), "{text}");
+}
+
+#[test]
+fn output_to_a_closed_pipe_is_not_an_error() {
+    use std::process::{Command, Stdio};
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let mut child = Command::new(crate::support::binary())
+        .args(["diff", "main", "--format", "sarif"])
+        .current_dir(repo.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
+
+#[test]
+fn readme_rules_table_is_generated_from_the_registry() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let start_marker = "<!-- rules-table:";
+    let end_marker = "<!-- /rules-table -->";
+    let start = readme
+        .find(start_marker)
+        .expect("README has the rules-table marker");
+    let start = start + readme[start..].find('\n').unwrap() + 1;
+    let end = readme.find(end_marker).expect("README has the end marker");
+    let mut table = String::from(
+        "| rule | default | languages | fires when the change… |\n|---|---|---|---|\n",
+    );
+    for rule in integrity_gate::rules::ALL_RULES {
+        let planned = if rule.maturity == integrity_gate::rules::Maturity::Planned {
+            " *(planned)*"
+        } else {
+            ""
+        };
+        table.push_str(&format!(
+            "| `{}` | {} | {} | {}{} |\n",
+            rule.id,
+            rule.severity.as_str(),
+            rule.languages_label(),
+            rule.summary,
+            planned
+        ));
+    }
+    if std::env::var_os("INTEGRITY_GATE_BLESS").is_some() {
+        let updated = format!("{}{}{}", &readme[..start], table, &readme[end..]);
+        std::fs::write(&path, updated).unwrap();
+        return;
+    }
+    assert_eq!(
+        &readme[start..end],
+        table,
+        "README rules table is stale: run `INTEGRITY_GATE_BLESS=1 cargo test`"
+    );
+}

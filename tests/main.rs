@@ -1,0 +1,6 @@
+//! The integration test binary (one binary for link-time's sake): fixture cases run
+//! in-process, and command-line tests against real temporary git repositories.
+
+mod cli;
+mod fixtures;
+mod support;
