@@ -33,6 +33,23 @@ pub struct Report {
     pub files_scanned: usize,
     /// Findings that block under the policy's `fail-on`.
     pub blocking: usize,
+    /// The test inventory delta, when the change touched test files.
+    pub tests: Option<TestSummary>,
+}
+
+/// How the set of tests changed: counts over the changed files' test inventories.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TestSummary {
+    /// Tests in the changed files at base.
+    pub base: usize,
+    /// Tests in the changed files at head.
+    pub head: usize,
+    /// Tests only in head.
+    pub added: usize,
+    /// Tests only in base (reported by `deleted-test`).
+    pub deleted: usize,
+    /// Tests newly skipped (reported by `skipped-test`).
+    pub skipped: usize,
 }
 
 struct FileResult {
@@ -101,6 +118,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes,
         files_scanned: pairs.len(),
         blocking,
+        tests: None,
     }
 }
 

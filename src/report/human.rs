@@ -25,6 +25,13 @@ pub fn render(report: &Report, style: Style) -> String {
     if !report.notes.is_empty() {
         out.push('\n');
     }
+    if let Some(tests) = report.tests {
+        let _ = writeln!(
+            out,
+            "tests: {} → {}; {} deleted, {} newly skipped, {} added",
+            tests.base, tests.head, tests.deleted, tests.skipped, tests.added
+        );
+    }
     let _ = writeln!(out, "{}", summary_line(report));
     out
 }

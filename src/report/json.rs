@@ -20,6 +20,9 @@ struct Summary {
     files_scanned: usize,
     findings: usize,
     blocking: usize,
+    /// Extension: the test inventory delta.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tests: Option<crate::engine::TestSummary>,
 }
 
 /// Serialises `report` as pretty JSON with a trailing newline.
@@ -33,6 +36,7 @@ pub fn render(report: &Report) -> Vec<u8> {
             files_scanned: report.files_scanned,
             findings: report.findings.len(),
             blocking: report.blocking,
+            tests: report.tests,
         },
         notes: &report.notes,
     };

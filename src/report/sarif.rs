@@ -76,6 +76,7 @@ pub fn render(report: &Report) -> Vec<u8> {
                 "head": report.head,
                 "filesScanned": report.files_scanned,
                 "blocking": report.blocking,
+                "tests": report.tests,
             },
         }],
     });
