@@ -9,7 +9,7 @@
 use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
-use crate::rules::{ALL_RULES, Candidate, Fact, FileContext, Output, Rule};
+use crate::rules::{ALL_RULES, Candidate, ChangeOutput, Fact, FileContext, Output, Rule};
 use crate::suppress;
 use crate::text::line_slice;
 use rayon::prelude::*;
@@ -73,7 +73,10 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     let rules: Vec<&'static Rule> = ALL_RULES
         .iter()
         .copied()
-        .filter(|rule| rule.check.is_some() && policy.level(rule) != Level::Off)
+        .filter(|rule| {
+            (rule.check.is_some() || rule.change_check.is_some())
+                && policy.level(rule) != Level::Off
+        })
         .collect();
     let results: Vec<FileResult> = pairs
         .par_iter()
@@ -96,6 +99,22 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes.extend(result.notes.iter().cloned());
         for (rule, candidate) in &result.candidates {
             let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
+                continue;
+            };
+            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+                findings.push(finding);
+            }
+        }
+    }
+    for rule in &rules {
+        let Some(change_check) = rule.change_check else {
+            continue;
+        };
+        let mut output = ChangeOutput::default();
+        change_check(&pairs, &mut output);
+        notes.extend(output.notes);
+        for (index, candidate) in output.candidates {
+            let Some(pair) = pairs.get(index) else {
                 continue;
             };
             if let Some(finding) = to_finding(rule, candidate, pair, policy) {
@@ -217,9 +236,14 @@ fn to_finding(
         Some(Level::Off) => return None,
         None => candidate.severity,
     };
+    // Redaction happens here, once, for every rule: no reporter can show what a finding
+    // never holds.
+    let scanner = crate::secrets::scanner();
     let snippet = text
         .map(|text| line_slice(text, candidate.line, candidate.end_line, SNIPPET_LINES))
+        .map(|snippet| scanner.redact_text(&snippet))
         .unwrap_or_default();
+    let message = scanner.redact_line(&candidate.message);
     Some(Finding {
         rule: rule.id,
         severity,
@@ -228,7 +252,7 @@ fn to_finding(
         end_line: candidate.end_line.max(candidate.line),
         side: candidate.side,
         fingerprint: stable_hash(&[rule.id, path, &candidate.key]),
-        message: candidate.message,
+        message,
         snippet,
     })
 }

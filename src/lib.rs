@@ -18,6 +18,7 @@
 pub mod changeset;
 pub mod cli;
 pub mod config;
+pub mod coverage;
 pub mod engine;
 pub mod finding;
 pub mod fixtures;
@@ -26,6 +27,7 @@ pub mod lang;
 pub mod query;
 pub mod report;
 pub mod rules;
+pub mod secrets;
 pub mod suppress;
 pub mod text;
 

@@ -535,3 +535,43 @@ fn readme_rules_table_is_generated_from_the_registry() {
         "README rules table is stale: run `INTEGRITY_GATE_BLESS=1 cargo test`"
     );
 }
+
+#[test]
+fn no_output_format_ever_contains_the_secret() {
+    // Synthetic, built at run time so that this file itself holds no token.
+    let secret = format!("ghp_{}", "Zq8Xw2Lk5Vb9Nm3Rt7Yp1Hs4Dg6Fj0Ca2Ue8");
+    let url_password = "Vq3-Zp8-Lm2-Kx7";
+    let repo = repo_with_branch(|repo| {
+        repo.write(
+            "deploy/settings.py",
+            format!(
+                "GITHUB_TOKEN = \"{secret}\"\nDATABASE_URL = \"postgres://app:{url_password}@db.internal/app\"\n"
+            ),
+        );
+        repo.write(
+            ".github/workflows/ci.yml",
+            format!("env:\n  TOKEN: {secret}\n"),
+        );
+    });
+    for format in ["human", "json", "sarif", "github"] {
+        let output = repo.run(&["diff", "main", "--format", format]);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{format}: {}",
+            stderr(&output)
+        );
+        let text = stdout(&output);
+        assert!(text.contains("leaked-secret"), "{format}: {text}");
+        assert!(text.contains("redacted"), "{format}: {text}");
+        assert!(!text.contains(&secret), "{format} leaks the token: {text}");
+        assert!(
+            !text.contains(&secret[4..20]),
+            "{format} leaks part of the token"
+        );
+        assert!(
+            !text.contains(url_password),
+            "{format} leaks the URL password: {text}"
+        );
+    }
+}

@@ -9,15 +9,18 @@ mod condition;
 mod context;
 mod focused_test;
 mod gate_config_change;
+mod leaked_secret;
 mod markers;
 mod planned;
 mod skipped_test;
+mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
 
 pub use condition::{Truth, evaluate};
 pub use context::{Candidate, Fact, FileContext, Moved, Output, SideText};
 
+use crate::changeset::FilePair;
 use crate::finding::Severity;
 use crate::lang::Language;
 
@@ -59,6 +62,19 @@ pub enum Maturity {
 /// A rule's per-file check.
 pub type FileCheck = fn(&FileContext<'_>, &mut Output);
 
+/// A rule's change-level check, which sees every analysed pair at once (a coverage threshold
+/// moved from one file to another is judged by value, not as a removal).
+pub type ChangeCheck = fn(&[&FilePair], &mut ChangeOutput);
+
+/// What a change-level check produces.
+#[derive(Debug, Default)]
+pub struct ChangeOutput {
+    /// Proposed findings, each with the index of its pair.
+    pub candidates: Vec<(usize, Candidate)>,
+    /// Conditions that limited the check (a config that no longer parses).
+    pub notes: Vec<crate::finding::Note>,
+}
+
 /// One rule, declared once.
 pub struct Rule {
     /// Stable kebab-case id from the contract.
@@ -78,6 +94,8 @@ pub struct Rule {
     pub maturity: Maturity,
     /// The per-file check, run on every changed file pair that is not ignored.
     pub check: Option<FileCheck>,
+    /// The change-level check, run once over all pairs that are not ignored.
+    pub change_check: Option<ChangeCheck>,
 }
 
 /// Headings every rule's documentation must have, in this order.
@@ -124,7 +142,8 @@ macro_rules! declare_rule {
             languages: [$($language:ident),* $(,)?],
             summary: $summary:literal,
             maturity: $maturity:ident,
-            check: $check:expr $(,)?
+            check: $check:expr
+            $(, change_check: $change:expr)? $(,)?
         }
     ) => {
         /// The rule's declaration; see its `docs`.
@@ -137,8 +156,11 @@ macro_rules! declare_rule {
             docs: concat!($($doc, "\n"),*),
             maturity: $crate::rules::Maturity::$maturity,
             check: $check,
+            change_check: declare_rule!(@option $($change)?),
         };
     };
+    (@option) => { None };
+    (@option $change:expr) => { Some($change) };
 }
 pub(crate) use declare_rule;
 
@@ -150,12 +172,12 @@ pub static ALL_RULES: &[&Rule] = &[
     &planned::EMPTY_CATCH,
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
-    &planned::LEAKED_SECRET,
+    &leaked_secret::LEAKED_SECRET,
     &planned::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &planned::TODO_STUB,
     &planned::WEAKENED_ASSERTION,
-    &planned::WEAKENED_COVERAGE,
+    &weakened_coverage::WEAKENED_COVERAGE,
 ];
 
 /// Looks a rule up by id.

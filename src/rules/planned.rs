@@ -106,30 +106,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// Known token formats, private keys, credentialed URLs, secret-looking assignments and committed `.env`/key files on lines the change adds. Output is always redacted.
-    /// ## Why it matters
-    /// Agents paste credentials to make an integration test pass; once pushed, a secret must be rotated.
-    /// ## Example
-    /// `GITHUB_TOKEN = "ghp_…"` added to a config module.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.leaked-secret.severity` in `.integrity-gate.yml`.
-    pub static LEAKED_SECRET = {
-        id: "leaked-secret",
-        severity: Error,
-        engine: Lines,
-        languages: [],
-        summary: "a credential is added (token formats, private keys, credentialed URLs, .env files)",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// Dependencies added to Cargo.toml, package.json, pyproject.toml, requirements*.txt, Pipfile or go.mod, with git/URL sources, install scripts and names close to popular packages flagged.
     /// ## Why it matters
     /// Agents add packages freely, sometimes hallucinated names that attackers register (slopsquatting).
@@ -193,30 +169,6 @@ declare_rule! {
         engine: Query,
         languages: [JavaScript, TypeScript, Tsx, Python, Rust],
         summary: "a surviving test loses assertions or gets weaker ones (toBe(5) -> toBeDefined())",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
-    /// Lowered or removed thresholds in jest/vitest/nyc/c8, coverage.py, pytest-cov, codecov, tarpaulin, cargo-llvm-cov and CI flags.
-    /// ## Why it matters
-    /// Lowering the bar is the easy way to pass a coverage gate after deleting tests.
-    /// ## Example
-    /// `fail_under = 90` becomes `fail_under = 60` in `.coveragerc`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.weakened-coverage.severity` in `.integrity-gate.yml`.
-    pub static WEAKENED_COVERAGE = {
-        id: "weakened-coverage",
-        severity: Error,
-        engine: Manifest,
-        languages: [],
-        summary: "a coverage threshold is lowered, removed or made non-blocking",
         maturity: Planned,
         check: None,
     }
