@@ -25,9 +25,77 @@ pub enum Command {
         /// The rule id, e.g. `skipped-test`.
         rule: String,
     },
+    /// Install or manage the git pre-push hook.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Check the refs git is pushing (reads git's pre-push stdin; used by the hook).
+    PrePush(PrePushArgs),
+    /// Run in GitHub Actions: read the event, analyse, publish a check run or annotations.
+    Github(GithubArgs),
     /// Tools for query authors.
     #[command(hide = true, subcommand)]
     Debug(DebugCommand),
+}
+
+/// `hook` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// Write `.git/hooks/pre-push` (or into `core.hooksPath`) to run `integrity-gate pre-push`.
+    Install {
+        /// Replace a hook that integrity-gate did not write (a backup is kept).
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// Arguments of `pre-push`, as git passes them to the hook.
+#[derive(Debug, Args)]
+pub struct PrePushArgs {
+    /// The remote's name.
+    pub remote: Option<String>,
+    /// The remote's URL.
+    pub url: Option<String>,
+    /// Read the policy from this file instead of `.integrity-gate.yml` at the base revision.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Override the policy's lowest blocking severity.
+    #[arg(long, value_name = "LEVEL")]
+    pub fail_on: Option<String>,
+}
+
+/// Arguments of `github` (the action passes its inputs as these flags).
+#[derive(Debug, Args)]
+pub struct GithubArgs {
+    /// Base revision instead of the one in the event payload.
+    #[arg(long, value_name = "REV")]
+    pub base: Option<String>,
+    /// Read the policy from this file instead of `.integrity-gate.yml` at the base revision.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Override the policy's lowest blocking severity.
+    #[arg(long, value_name = "LEVEL")]
+    pub fail_on: Option<String>,
+    /// Publish a check run: auto (when a token can), true, false.
+    #[arg(long, value_name = "MODE", default_value = "auto")]
+    pub check_run: String,
+    /// Print workflow-command annotations when no check run is published.
+    #[arg(long, value_name = "BOOL", default_value = "true")]
+    pub annotations: String,
+    /// Write the job summary to `$GITHUB_STEP_SUMMARY`.
+    #[arg(long, value_name = "BOOL", default_value = "true")]
+    pub summary: String,
+    /// Conclude `neutral` instead of `success` when only non-blocking findings exist.
+    #[arg(long)]
+    pub neutral_on_warnings: bool,
+    /// Write the JSON report here.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Write the SARIF report here.
+    #[arg(long, value_name = "PATH")]
+    pub sarif: Option<PathBuf>,
+    /// The repository (default: `$GITHUB_WORKSPACE`, then the current directory).
+    #[arg(short = 'C', long = "repo", value_name = "DIR")]
+    pub repo: Option<PathBuf>,
 }
 
 /// Arguments of `diff`.

@@ -111,11 +111,45 @@ impl Policy {
         self.ignore.as_ref().is_some_and(|set| set.is_match(path))
     }
 
+    /// The policy with its `agents:` section applied. Agent signals can be spoofed, so they
+    /// may only ever make the policy stricter: a lower `fail-on`, higher rule levels.
+    pub fn tightened_for_agents(&self) -> Policy {
+        let mut policy = self.clone();
+        let Some(agents) = &self.agents else {
+            return policy;
+        };
+        if let Some(fail_on) = agents.fail_on {
+            policy.fail_on = stricter_fail_on(policy.fail_on, fail_on);
+        }
+        for (id, level) in &agents.rules {
+            let current = match rules::find(id) {
+                Some(rule) => policy.level(rule),
+                None => continue,
+            };
+            policy.rules.insert(id, stricter_level(current, *level));
+        }
+        policy
+    }
+
     /// The `allow:` entry that exempts `rule` at `path`, if any.
     pub fn allowed(&self, rule: &str, path: &str) -> Option<&Allow> {
         self.allow.iter().find(|allow| {
             allow.rule == rule && allow.paths.as_ref().is_none_or(|set| set.is_match(path))
         })
+    }
+}
+
+fn stricter_fail_on(a: FailOn, b: FailOn) -> FailOn {
+    match (a, b) {
+        (FailOn::Never, other) | (other, FailOn::Never) => other,
+        (FailOn::AtLeast(x), FailOn::AtLeast(y)) => FailOn::AtLeast(x.min(y)),
+    }
+}
+
+fn stricter_level(a: Level, b: Level) -> Level {
+    match (a, b) {
+        (Level::Off, other) | (other, Level::Off) => other,
+        (Level::On(x), Level::On(y)) => Level::On(x.max(y)),
     }
 }
 
@@ -409,6 +443,19 @@ agents:
         assert!(error.message.contains("reason"), "{error}");
         let error = parse("allow:\n  - rule: skipped-test\n    reason: \"  \"\n", "p").unwrap_err();
         assert!(error.message.contains("reason"), "{error}");
+    }
+
+    #[test]
+    fn agent_policy_only_ever_tightens() {
+        let text = "fail-on: warning\nrules:\n  skipped-test:\n    severity: error\n  focused-test:\n    severity: note\nagents:\n  fail-on: never\n  rules:\n    skipped-test:\n      severity: off\n    focused-test:\n      severity: error\n";
+        let policy = parse(text, "p").unwrap().tightened_for_agents();
+        assert_eq!(policy.fail_on, FailOn::AtLeast(Severity::Warning));
+        assert_eq!(policy.rules["skipped-test"], Level::On(Severity::Error));
+        assert_eq!(policy.rules["focused-test"], Level::On(Severity::Error));
+        let stricter = parse("agents:\n  fail-on: note\n", "p")
+            .unwrap()
+            .tightened_for_agents();
+        assert_eq!(stricter.fail_on, FailOn::AtLeast(Severity::Note));
     }
 
     #[test]

@@ -3,4 +3,5 @@
 
 mod cli;
 mod fixtures;
+mod github;
 mod support;

@@ -75,6 +75,12 @@ impl From<git2::Error> for GitError {
     }
 }
 
+/// git's empty tree (SHA-1 and SHA-256): as a base, it means "everything in head is new".
+pub const EMPTY_TREES: &[&str] = &[
+    "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+    "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+];
+
 /// An opened repository.
 pub struct Git {
     repo: Repository,
@@ -141,8 +147,9 @@ impl Git {
         Ok(Some(blob.content().to_vec()))
     }
 
-    /// Resolves the range and reads the change: merge-base(base, head)..head.
-    pub fn change_set(&self, range: &Range<'_>) -> Result<(Oid, ChangeSet), GitError> {
+    /// Resolves the range and reads the change: merge-base(base, head)..head. The merge-base
+    /// is `None` when the base is git's empty tree (a first push with nothing before it).
+    pub fn change_set(&self, range: &Range<'_>) -> Result<(Option<Oid>, ChangeSet), GitError> {
         if self.repo.is_bare() && range.worktree {
             return Err(GitError::BareWorktree);
         }
@@ -157,8 +164,14 @@ impl Git {
             None => self.default_base()?,
         };
         let head_name = range.head.unwrap_or("HEAD");
-        let base = self.resolve(&base_name)?;
         let head = self.resolve(head_name)?;
+        if EMPTY_TREES.contains(&base_name.as_str()) {
+            let mut change = self.tree_changes(None, head)?;
+            change.base = base_name;
+            change.head = head.to_string();
+            return Ok((None, change));
+        }
+        let base = self.resolve(&base_name)?;
         let merge_base = match self.repo.merge_base(base, head) {
             Ok(oid) => oid,
             Err(error) if error.code() == ErrorCode::NotFound => {
@@ -174,11 +187,11 @@ impl Git {
         let mut change = if range.worktree {
             self.worktree_changes(merge_base)?
         } else {
-            self.tree_changes(merge_base, head)?
+            self.tree_changes(Some(merge_base), head)?
         };
         change.base = merge_base.to_string();
         change.head = head.to_string();
-        Ok((merge_base, change))
+        Ok((Some(merge_base), change))
     }
 
     fn diff_options() -> DiffOptions {
@@ -187,11 +200,14 @@ impl Git {
         options
     }
 
-    fn tree_changes(&self, base: Oid, head: Oid) -> Result<ChangeSet, GitError> {
-        let base_tree = self.repo.find_commit(base)?.tree()?;
+    fn tree_changes(&self, base: Option<Oid>, head: Oid) -> Result<ChangeSet, GitError> {
+        let base_tree = match base {
+            Some(base) => Some(self.repo.find_commit(base)?.tree()?),
+            None => None,
+        };
         let head_tree = self.repo.find_commit(head)?.tree()?;
         let mut diff = self.repo.diff_tree_to_tree(
-            Some(&base_tree),
+            base_tree.as_ref(),
             Some(&head_tree),
             Some(&mut Self::diff_options()),
         )?;

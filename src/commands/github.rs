@@ -1,0 +1,144 @@
+//! `integrity-gate github`: the GitHub Actions entry point. Reads the event, makes sure the
+//! commits are present, analyses with the policy from base (stricter for agent-authored
+//! changes when the policy says so), then hands the report to [`crate::github::run::deliver`].
+//! Reporting never changes the verdict: the exit code comes from the report alone.
+
+use super::{PolicySource, analyze, exit_for, open_repo};
+use crate::cli::GithubArgs;
+use crate::github::checks::{CheckApi, PublishOptions};
+use crate::github::run::{self, Artifacts, CheckRunMode, GithubEnv, Surfaces};
+use crate::github::summary::SummaryOptions;
+use crate::github::{agent, event, fetch};
+use crate::report::{self, Format, Style};
+use crate::{Exit, Failure, git};
+use std::path::PathBuf;
+
+/// How many `--deepen` rounds a shallow checkout gets before the gate gives up.
+const MAX_DEEPEN_STEPS: u32 = 8;
+
+impl From<event::EventError> for Failure {
+    fn from(error: event::EventError) -> Failure {
+        Failure::new(format!("cannot read the GitHub event: {error}"))
+    }
+}
+
+impl From<fetch::FetchError> for Failure {
+    fn from(error: fetch::FetchError) -> Failure {
+        Failure::new(error.to_string())
+    }
+}
+
+fn flag(value: &str, name: &str) -> Result<bool, Failure> {
+    match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(Failure::new(format!(
+            "--{name} {other}: expected true or false"
+        ))),
+    }
+}
+
+/// Runs the whole Actions flow.
+pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
+    let env_var = |key: &str| std::env::var(key).ok().filter(|value| !value.is_empty());
+    let (Some(name), Some(path)) = (env_var("GITHUB_EVENT_NAME"), env_var("GITHUB_EVENT_PATH"))
+    else {
+        return Err(Failure::new(
+            "not running in GitHub Actions: GITHUB_EVENT_NAME and GITHUB_EVENT_PATH are not set",
+        )
+        .with_hint(Some("use `integrity-gate diff BASE` outside Actions")));
+    };
+    let check_run = match args.check_run.as_str() {
+        "auto" => CheckRunMode::Auto,
+        "true" => CheckRunMode::On,
+        "false" => CheckRunMode::Off,
+        other => {
+            return Err(Failure::new(format!(
+                "--check-run {other}: expected auto, true or false"
+            )));
+        }
+    };
+    let annotations = flag(&args.annotations, "annotations")?;
+    let step_summary = flag(&args.summary, "summary")?;
+    let payload = std::fs::read_to_string(&path)
+        .map_err(|e| Failure::new(format!("cannot read GITHUB_EVENT_PATH {path}: {e}")))?;
+    let plan = event::read(&name, &payload)?;
+    if let Some(reason) = &plan.skip {
+        return Ok((
+            format!("integrity-gate: nothing to analyse ({reason})\n").into_bytes(),
+            Exit::Clean,
+        ));
+    }
+    let repo_dir: PathBuf = match (&args.repo, env_var("GITHUB_WORKSPACE")) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(workspace)) => PathBuf::from(workspace),
+        (None, None) => std::env::current_dir()
+            .map_err(|e| Failure::new(format!("cannot read the current directory: {e}")))?,
+    };
+    let base = match (&args.base, &plan.base_sha) {
+        (Some(base), _) => base.clone(),
+        (None, Some(sha)) => {
+            fetch::ensure_commits(&repo_dir, sha, &plan.head_sha, MAX_DEEPEN_STEPS)?;
+            sha.clone()
+        }
+        (None, None) => {
+            let branch = plan.default_branch.as_deref().unwrap_or("main");
+            let tip = fetch::fetch_branch_tip(&repo_dir, branch)?;
+            fetch::ensure_commits(&repo_dir, &tip, &plan.head_sha, MAX_DEEPEN_STEPS)?;
+            tip
+        }
+    };
+    let repo = open_repo(Some(&repo_dir))?;
+    let agent = plan.agent.clone().or_else(|| {
+        agent::from_commits(&repo_dir, &base, &plan.head_sha)
+            .ok()
+            .flatten()
+    });
+    let source = PolicySource {
+        config: args.config.as_deref(),
+        fail_on: args.fail_on.as_deref(),
+        agent: agent.is_some(),
+    };
+    let range = git::Range {
+        base: Some(&base),
+        head: Some(&plan.head_sha),
+        worktree: false,
+    };
+    let (report, policy) = analyze(&repo, &range, &source)?;
+    let json = report::render(Format::Json, &report, Style::default());
+    let sarif = report::render(Format::Sarif, &report, Style::default());
+    let env = GithubEnv::from_process();
+    let client = match check_run {
+        CheckRunMode::Off => None,
+        _ => env.client().ok().flatten(),
+    };
+    let surfaces = Surfaces {
+        check_run,
+        annotations,
+        step_summary,
+        publish: PublishOptions {
+            neutral_on_findings: args.neutral_on_warnings,
+            ..PublishOptions::default()
+        },
+        summary: SummaryOptions {
+            agent_policy_applied: agent.is_some() && policy.agents.is_some(),
+            ..SummaryOptions::default()
+        },
+    };
+    let artifacts = Artifacts {
+        json: args.json.as_deref().map(|path| (path, json.as_slice())),
+        sarif: args.sarif.as_deref().map(|path| (path, sarif.as_slice())),
+    };
+    let mut log = Vec::new();
+    run::deliver(
+        &env,
+        &plan,
+        &report,
+        &surfaces,
+        artifacts,
+        client.as_ref().map(|client| client as &dyn CheckApi),
+        &mut log,
+    );
+    log.extend(report::render(Format::Human, &report, Style::default()));
+    Ok((log, exit_for(&report)))
+}

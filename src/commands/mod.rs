@@ -1,0 +1,187 @@
+//! The commands behind the command line. Each returns the bytes to print and how the run
+//! ended; only `main` prints errors and exits.
+//!
+//! [`analyze`] is the one path from a revision range to a [`Report`]: `diff`, `pre-push` and
+//! `github` all go through it, so they read the policy from base the same way.
+
+pub mod github;
+pub mod push;
+
+use crate::config::{self, FailOn, Policy};
+use crate::engine::{self, Report};
+use crate::git::{self, Git};
+use crate::{Exit, Failure, lang, query, report, rules};
+use std::path::Path;
+
+/// Where the policy comes from and what overrides it.
+#[derive(Clone, Debug, Default)]
+pub struct PolicySource<'a> {
+    /// `--config PATH`: read this file instead of `.integrity-gate.yml` at base.
+    pub config: Option<&'a Path>,
+    /// `--fail-on LEVEL`.
+    pub fail_on: Option<&'a str>,
+    /// The change is agent-authored: apply the policy's stricter `agents:` section.
+    pub agent: bool,
+}
+
+/// Analyses a range: reads the change, the policy from the merge-base, and runs the engine.
+pub fn analyze(
+    repo: &Git,
+    range: &git::Range<'_>,
+    source: &PolicySource<'_>,
+) -> Result<(Report, Policy), Failure> {
+    let (merge_base, change) = repo.change_set(range)?;
+    let mut policy = match source.config {
+        Some(path) => load_policy_file(path)?,
+        None => {
+            let short = &change.base[..12.min(change.base.len())];
+            let origin = format!("{short}:{}", rules::POLICY_PATH);
+            match merge_base.map(|oid| repo.read_file_at(oid, rules::POLICY_PATH)) {
+                Some(Ok(Some(bytes))) => {
+                    let text = String::from_utf8(bytes).map_err(|_| {
+                        Failure::new(format!("invalid policy: {origin}: not UTF-8"))
+                    })?;
+                    config::parse(&text, &origin)?
+                }
+                Some(Err(error)) => return Err(error.into()),
+                Some(Ok(None)) | None => Policy::default(),
+            }
+        }
+    };
+    if source.agent {
+        policy = policy.tightened_for_agents();
+    }
+    if let Some(level) = source.fail_on {
+        policy.fail_on = FailOn::parse(level).ok_or_else(|| {
+            Failure::new(format!(
+                "--fail-on {level}: expected one of error, warning, note, never"
+            ))
+        })?;
+    }
+    let report = engine::analyze(&change, &policy);
+    Ok((report, policy))
+}
+
+/// The exit for a report.
+pub fn exit_for(report: &Report) -> Exit {
+    if report.blocking > 0 {
+        Exit::Blocking
+    } else {
+        Exit::Clean
+    }
+}
+
+fn load_policy_file(path: &Path) -> Result<Policy, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("cannot read policy {}: {e}", path.display())))?;
+    Ok(config::parse(&text, &path.display().to_string())?)
+}
+
+/// Opens the repository at `dir`, or the current directory.
+pub fn open_repo(dir: Option<&Path>) -> Result<Git, Failure> {
+    let cwd = match dir {
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::current_dir()
+            .map_err(|e| Failure::new(format!("cannot read the current directory: {e}")))?,
+    };
+    Ok(Git::discover(&cwd)?)
+}
+
+/// `integrity-gate diff`.
+pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
+    use std::io::IsTerminal;
+    let repo = open_repo(args.repo.as_deref())?;
+    let range = git::Range {
+        base: args.base.as_deref(),
+        head: args.head.as_deref(),
+        worktree: args.worktree,
+    };
+    let source = PolicySource {
+        config: args.config.as_deref(),
+        fail_on: args.fail_on.as_deref(),
+        agent: false,
+    };
+    let (report, _) = analyze(&repo, &range, &source)?;
+    let color = args.format == report::Format::Human
+        && std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty());
+    let bytes = report::render(args.format, &report, report::Style { color });
+    Ok((bytes, exit_for(&report)))
+}
+
+/// The `rules` listing.
+pub fn rules_table() -> String {
+    let mut out = String::new();
+    let width = rules::ALL_RULES
+        .iter()
+        .map(|rule| rule.id.len())
+        .max()
+        .unwrap_or(0);
+    for rule in rules::ALL_RULES {
+        let planned = if rule.maturity == rules::Maturity::Planned {
+            " [planned: not implemented yet]"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "{:<width$}  {:<7}  {:<45}  {}{}\n",
+            rule.id,
+            rule.severity.as_str(),
+            rule.languages_label(),
+            rule.summary,
+            planned,
+        ));
+    }
+    out
+}
+
+/// `integrity-gate explain RULE`.
+pub fn explain(id: &str) -> Result<String, Failure> {
+    match rules::find(id) {
+        Some(rule) => Ok(format!(
+            "# {}\n\nDefault severity: {}. Languages: {}. Engine: {}.\n\n{}",
+            rule.id,
+            rule.severity.as_str(),
+            rule.languages_label(),
+            rule.engine.name(),
+            rule.docs_markdown()
+        )),
+        None => {
+            let nearest = rules::nearest_ids(id);
+            let hint = if nearest.is_empty() {
+                "run `integrity-gate rules` for the list".to_string()
+            } else {
+                format!("did you mean `{}`?", nearest.join("`, `"))
+            };
+            Err(Failure::new(format!("unknown rule `{id}`")).with_hint(Some(&hint)))
+        }
+    }
+}
+
+/// `integrity-gate debug parse|query`.
+pub fn debug(command: &crate::cli::DebugCommand) -> Result<String, Failure> {
+    use crate::cli::DebugCommand;
+    let (file, query_name) = match command {
+        DebugCommand::Parse { file } => (file, None),
+        DebugCommand::Query { query, file } => (file, Some(query.as_str())),
+    };
+    let shown = file.display().to_string();
+    let language = lang::Language::from_path(&shown)
+        .ok_or_else(|| Failure::new(format!("{shown}: no grammar for this file type")))?;
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::new(format!("cannot read {shown}: {e}")))?;
+    let parsed = lang::parse(language, text).map_err(|e| Failure::new(e.to_string()))?;
+    let Some(name) = query_name else {
+        return Ok(format!("{}\n", parsed.tree.root_node().to_sexp()));
+    };
+    let compiled = query::compiled(language, name)
+        .ok_or_else(|| Failure::new(format!("no query `{name}` for {}", language.name())))?;
+    let mut out = String::new();
+    for found in query::run(compiled, &parsed, language) {
+        out.push_str(&format!(
+            "{}-{} pattern {} key {:?} captures {:?} properties {:?}\n",
+            found.line, found.end_line, found.pattern, found.key, found.captures, found.properties
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,10 @@
+//! The GitHub surface: event fixtures, the Checks API against a local stand-in server,
+//! shallow-clone deepening, the hook, and the action files.
+
+mod action;
+mod api;
+mod binary;
+mod common;
+mod events;
+mod fetch;
+mod hook;
