@@ -96,6 +96,9 @@ pub struct GithubArgs {
     /// The repository (default: `$GITHUB_WORKSPACE`, then the current directory).
     #[arg(short = 'C', long = "repo", value_name = "DIR")]
     pub repo: Option<PathBuf>,
+    /// Ask crates.io, PyPI and npm whether each new dependency exists and how old it is.
+    #[arg(long)]
+    pub online: bool,
 }
 
 /// Arguments of `diff`.
@@ -121,6 +124,9 @@ pub struct DiffArgs {
     /// Run in this directory instead of the current one.
     #[arg(short = 'C', long = "repo", value_name = "DIR")]
     pub repo: Option<PathBuf>,
+    /// Ask crates.io, PyPI and npm whether each new dependency exists and how old it is.
+    #[arg(long)]
+    pub online: bool,
 }
 
 /// Debug subcommands.

@@ -141,6 +141,39 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
 }
 
+/// Adds findings produced outside the engine (the `--online` registry look-ups) to a report,
+/// through the same policy, suppression and redaction steps, keeping order and counts right.
+pub fn append(
+    report: &mut Report,
+    change: &ChangeSet,
+    policy: &Policy,
+    rule: &'static Rule,
+    candidates: Vec<(usize, Candidate)>,
+) {
+    if policy.level(rule) == Level::Off {
+        return;
+    }
+    for (index, candidate) in candidates {
+        let Some(pair) = change.files.get(index) else {
+            continue;
+        };
+        if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+            report.findings.push(finding);
+        }
+    }
+    report
+        .findings
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    report
+        .findings
+        .dedup_by(|a, b| a.sort_key() == b.sort_key());
+    report.blocking = report
+        .findings
+        .iter()
+        .filter(|finding| policy.fail_on.blocks(finding.severity))
+        .count();
+}
+
 fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),

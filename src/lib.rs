@@ -20,6 +20,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod coverage;
+pub mod deps;
 pub mod engine;
 pub mod finding;
 pub mod fixtures;

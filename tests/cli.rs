@@ -575,3 +575,107 @@ fn no_output_format_ever_contains_the_secret() {
         );
     }
 }
+
+/// A stand-in package registry on 127.0.0.1: `known` names answer with an old first upload,
+/// everything else 404. Returns the base URL and the request lines it received.
+fn fake_registry(
+    known: &'static [&'static str],
+) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let recorded = std::sync::Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(16) {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            reader.read_line(&mut request_line).unwrap();
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).unwrap() <= 2 {
+                    break;
+                }
+            }
+            recorded
+                .lock()
+                .unwrap()
+                .push(request_line.trim().to_string());
+            let hit = known
+                .iter()
+                .any(|name| request_line.contains(&format!("/pypi/{name}/json")));
+            let (status, body) = if hit {
+                (
+                    "200 OK",
+                    r#"{"releases":{"1.0":[{"upload_time_iso_8601":"2015-01-01T00:00:00Z"}]}}"#,
+                )
+            } else {
+                ("404 Not Found", r#"{"message":"Not Found"}"#)
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (format!("http://{address}"), seen)
+}
+
+#[test]
+fn online_flags_a_package_the_registry_does_not_know() {
+    let repo = Repo::new();
+    repo.write("requirements.txt", "flask==3.0.0\n");
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(
+        "requirements.txt",
+        "flask==3.0.0\nfastjsonschema-utils==0.1\nsix==1.16.0\n",
+    );
+    repo.commit("add deps");
+    let (url, seen) = fake_registry(&["six"]);
+    let output = std::process::Command::new(crate::support::binary())
+        .args(["diff", "main", "--online", "--format", "json"])
+        .current_dir(repo.path())
+        .env("INTEGRITY_GATE_PYPI_URL", &url)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let findings = json(&output)["findings"].clone();
+    let messages: Vec<String> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| format!("{} {}", finding["severity"], finding["message"]))
+        .collect();
+    assert!(
+        messages.iter().any(|m| m.starts_with("\"error\"")
+            && m.contains("fastjsonschema-utils")
+            && m.contains("does not exist")),
+        "{messages:?}"
+    );
+    assert!(
+        !messages
+            .iter()
+            .any(|m| m.contains("six") && m.contains("does not exist")),
+        "{messages:?}"
+    );
+    let requests = seen.lock().unwrap().clone();
+    assert!(
+        requests
+            .iter()
+            .any(|line| line.starts_with("GET /pypi/six/json")),
+        "{requests:?}"
+    );
+    // Without --online nothing is asked, even with a registry configured.
+    let asked_before = seen.lock().unwrap().len();
+    let output = std::process::Command::new(crate::support::binary())
+        .args(["diff", "main", "--format", "json"])
+        .current_dir(repo.path())
+        .env("INTEGRITY_GATE_PYPI_URL", &url)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(seen.lock().unwrap().len(), asked_before);
+}

@@ -98,6 +98,7 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
         config: args.config.as_deref(),
         fail_on: args.fail_on.as_deref(),
         agent: agent.is_some(),
+        online: args.online,
     };
     let range = git::Range {
         base: Some(&base),

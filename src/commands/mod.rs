@@ -5,6 +5,7 @@
 //! `github` all go through it, so they read the policy from base the same way.
 
 pub mod github;
+mod online;
 pub mod push;
 
 use crate::config::{self, FailOn, Policy};
@@ -22,6 +23,8 @@ pub struct PolicySource<'a> {
     pub fail_on: Option<&'a str>,
     /// The change is agent-authored: apply the policy's stricter `agents:` section.
     pub agent: bool,
+    /// Ask the package registries about new dependencies (`--online`).
+    pub online: bool,
 }
 
 /// Analyses a range: reads the change, the policy from the merge-base, and runs the engine.
@@ -58,7 +61,10 @@ pub fn analyze(
             ))
         })?;
     }
-    let report = engine::analyze(&change, &policy);
+    let mut report = engine::analyze(&change, &policy);
+    if source.online {
+        online::check(&mut report, &change, &policy);
+    }
     Ok((report, policy))
 }
 
@@ -100,6 +106,7 @@ pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
         config: args.config.as_deref(),
         fail_on: args.fail_on.as_deref(),
         agent: false,
+        online: args.online,
     };
     let (report, _) = analyze(&repo, &range, &source)?;
     let color = args.format == report::Format::Human

@@ -60,6 +60,7 @@ pub fn pre_push(args: &PrePushArgs) -> Result<(Vec<u8>, Exit), Failure> {
         config: args.config.as_deref(),
         fail_on: args.fail_on.as_deref(),
         agent: false,
+        online: false,
     };
     let ranges = match hook::pre_commit_range(|key| std::env::var(key).ok()) {
         PreCommitRange::Range { from, to } => vec![(to.clone(), Some(from), to)],

@@ -11,6 +11,7 @@ mod focused_test;
 mod gate_config_change;
 mod leaked_secret;
 mod markers;
+pub mod new_dependency;
 mod planned;
 mod skipped_test;
 mod weakened_coverage;
@@ -173,7 +174,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
     &leaked_secret::LEAKED_SECRET,
-    &planned::NEW_DEPENDENCY,
+    &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &planned::TODO_STUB,
     &planned::WEAKENED_ASSERTION,

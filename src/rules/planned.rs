@@ -106,30 +106,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// Dependencies added to Cargo.toml, package.json, pyproject.toml, requirements*.txt, Pipfile or go.mod, with git/URL sources, install scripts and names close to popular packages flagged.
-    /// ## Why it matters
-    /// Agents add packages freely, sometimes hallucinated names that attackers register (slopsquatting).
-    /// ## Example
-    /// `reqeusts==2.31` added to `requirements.txt`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.new-dependency.severity` in `.integrity-gate.yml`.
-    pub static NEW_DEPENDENCY = {
-        id: "new-dependency",
-        severity: Note,
-        engine: Manifest,
-        languages: [],
-        summary: "a dependency is added to a manifest; git/URL sources and likely typosquats are errors",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// A function body in head that only defers the work: `todo!()`, `unimplemented!()`, `raise NotImplementedError`, `pass`/`...`, `throw new Error("not implemented")`.
     /// ## Why it matters
     /// Replacing logic with a stub makes a failing code path disappear from view.

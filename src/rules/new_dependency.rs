@@ -1,0 +1,101 @@
+//! `new-dependency`: a dependency added to a manifest, with git/URL sources, install scripts,
+//! new index URLs and likely typosquats raised to errors. The detection core is
+//! [`crate::deps`]; this rule feeds it every manifest and lockfile of the change at once, so
+//! that lockfile growth is only reported when no manifest next to it changed.
+
+use super::context::Candidate;
+use super::{ChangeOutput, declare_rule};
+use crate::changeset::FilePair;
+use crate::deps::{self, DependencyFinding};
+use crate::finding::{Note, Severity, Side};
+
+declare_rule! {
+    /// ## What it flags
+    /// Every dependency the change adds to a manifest: Cargo.toml (all dependency tables,
+    /// target-specific ones, `[workspace.dependencies]`, `[patch]`), package.json
+    /// (dependencies, dev-, optional-, peer-, overrides), pyproject.toml (PEP 621, PEP 735
+    /// groups, poetry, `build-system.requires`, uv sources), `requirements*.txt` and
+    /// `constraints*.txt`, Pipfile, setup.cfg `install_requires`, go.mod `require`, and registry
+    /// configs (`.npmrc`, `pip.conf`, `.cargo/config.toml`).
+    ///
+    /// - A new registry dependency is a `note`: a reviewer should see it.
+    /// - A git, URL or out-of-repository path source, an alternate registry, a new index URL, or
+    ///   a new or changed `preinstall`/`install`/`postinstall`/`prepare` script is an `error`.
+    /// - A name within a small edit distance of a popular package that is not itself popular
+    ///   (bundled lists of the most used PyPI, npm and crates.io names), or a popular name with
+    ///   an affix (`python-requests`, `lodash-js`), is an `error` with "did you mean …?".
+    /// - A lockfile that gains packages while no manifest next to it changed is a `warning`.
+    /// - With `--online`, a name the registry does not know (a hallucinated package) is an
+    ///   `error`, one first published less than 30 days ago a `warning`.
+    /// ## Why it matters
+    /// Agents add packages freely, sometimes names that do not exist; attackers register such
+    /// names (slopsquatting) and typos of popular ones. A dependency is code that runs in CI and
+    /// in production.
+    /// ## Example
+    /// Fires: `reqeusts==2.31` added to `requirements.txt` ("did you mean `requests`?");
+    /// `"left-pad": "github:someone/left-pad"` added to package.json.
+    /// ## Not flagged
+    /// Version bumps, removals, reordering, comments, and a dependency moved between sections.
+    /// Names are compared normalised (PEP 503 for Python).
+    /// ## Configuration
+    /// `rules.new-dependency.severity` (replaces every level above); `allow:` entries with
+    /// `paths` for vendored manifests.
+    pub static NEW_DEPENDENCY = {
+        id: "new-dependency",
+        severity: Note,
+        engine: Manifest,
+        languages: [],
+        summary: "a dependency is added to a manifest; git/URL sources and likely typosquats are errors",
+        maturity: Stable,
+        check: None,
+        change_check: manifests,
+    }
+}
+
+fn manifests(pairs: &[&FilePair], out: &mut ChangeOutput) {
+    let changed: Vec<&str> = pairs
+        .iter()
+        .flat_map(|pair| [pair.old_path.as_deref(), pair.new_path.as_deref()])
+        .flatten()
+        .collect();
+    for (index, pair) in pairs.iter().enumerate() {
+        let Some(kind) = deps::manifest_kind(pair.path()) else {
+            continue;
+        };
+        let base = pair.base.text();
+        let head = pair.head.text();
+        match deps::compare_in_change(kind, pair.path(), base, head, &changed) {
+            Ok(findings) => out.candidates.extend(
+                findings
+                    .into_iter()
+                    .map(|finding| (index, candidate(finding))),
+            ),
+            Err(message) => out.notes.push(Note {
+                path: pair.path().to_string(),
+                message: format!("dependencies not checked: {message}"),
+            }),
+        }
+    }
+}
+
+/// Maps a detection to a candidate on the head side.
+pub fn candidate(finding: DependencyFinding) -> Candidate {
+    let severity = match finding.severity {
+        deps::Severity::Error => Severity::Error,
+        deps::Severity::Warning => Severity::Warning,
+        deps::Severity::Note => Severity::Note,
+    };
+    let key = match &finding.dependency {
+        Some(dependency) => format!("{}:{}", finding.kind, dependency.name),
+        None => format!("{}:{}", finding.kind, finding.message),
+    };
+    Candidate {
+        side: Side::Head,
+        line: finding.line.max(1),
+        end_line: finding.end_line.max(finding.line).max(1),
+        severity,
+        message: finding.message,
+        key,
+        moved: None,
+    }
+}
