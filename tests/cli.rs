@@ -469,7 +469,11 @@ fn rules_and_explain_come_from_the_registry() {
     );
     assert!(
         text.lines()
-            .any(|line| line.starts_with("todo-stub ") && line.contains("[planned"))
+            .any(|line| line.starts_with("weakened-coverage ") && line.contains("[planned"))
+    );
+    assert!(
+        text.lines()
+            .any(|line| line.starts_with("todo-stub ") && !line.contains("[planned"))
     );
     let output = repo.run(&["explain", "focused-test"]);
     assert_eq!(output.status.code(), Some(0));
