@@ -127,7 +127,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             let line = group.lines[hit.first];
             let end_line = group.lines[hit.last];
             let statement = shorten(group.text[hit.first].trim(), 80);
-            let removed_here = turned_into_comment(context.pair, &group, &hit);
+            let anchor = (hit.first..=hit.last)
+                .find(|index| fresh(*index))
+                .unwrap_or(hit.first);
+            let removed = removed_in_hunk(context.pair, group.lines[anchor]);
+            if edits_a_commented_statement(&removed, &group.text[hit.first]) {
+                continue;
+            }
+            let removed_here = turned_into_comment(&removed, &group, &hit);
             let (severity, message) = if removed_here {
                 (
                     Severity::Error,
@@ -162,7 +169,13 @@ fn find(language: Language, group: &Group) -> Vec<Hit> {
         .text
         .iter()
         .map(String::as_str)
-        .map(|line| if is_doctest(line) { "" } else { line })
+        .map(|line| {
+            if is_doctest(line) || is_bullet(line) {
+                ""
+            } else {
+                line
+            }
+        })
         .collect();
     if let Some(hits) = parse_hits(language, &texts, 0) {
         return hits;
@@ -179,7 +192,15 @@ fn find(language: Language, group: &Group) -> Vec<Hit> {
     hits
 }
 
-/// `>>> assert x` is a doctest example, `... ` its continuation.
+/// `- check(x)`, `* ensure(y)`: an item of a list in prose, which would parse as arithmetic.
+fn is_bullet(line: &str) -> bool {
+    let trimmed = line.trim_start();
+    ["- ", "* ", "+ "]
+        .iter()
+        .any(|bullet| trimmed.starts_with(bullet))
+}
+
+/// `>>> assert x` is a doctest example.
 fn is_doctest(line: &str) -> bool {
     let trimmed = line.trim_start();
     trimmed.starts_with(">>>")
@@ -313,15 +334,22 @@ fn describe(kind: &str) -> &'static str {
     }
 }
 
-/// Whether the change removed the same statement in the hunk that added this comment.
-fn turned_into_comment(pair: &FilePair, group: &Group, hit: &Hit) -> bool {
+/// The base lines (text) that the hunk adding head line `head_line` removed.
+fn removed_in_hunk<'p>(pair: &'p FilePair, head_line: u32) -> Vec<&'p str> {
     let Some(base) = pair.base.text() else {
-        return false;
+        return Vec::new();
     };
     let base_lines: Vec<&str> = base.lines().collect();
-    let removed: HashSet<String> = hunk_removed(pair, group.lines[hit.first], base_lines.len())
+    hunk_removed(pair, head_line, base_lines.len())
         .into_iter()
-        .filter_map(|line| base_lines.get(line as usize - 1))
+        .filter_map(|line| base_lines.get(line as usize - 1).copied())
+        .collect()
+}
+
+/// Whether the change removed the same statement in the hunk that added this comment.
+fn turned_into_comment(removed: &[&str], group: &Group, hit: &Hit) -> bool {
+    let removed: HashSet<String> = removed
+        .iter()
         .map(|line| normalize(line))
         .filter(|line| !line.is_empty())
         .collect();
@@ -332,6 +360,33 @@ fn turned_into_comment(pair: &FilePair, group: &Group, hit: &Hit) -> bool {
         let code = normalize(&group.text[index]);
         !code.is_empty() && removed.contains(&code)
     })
+}
+
+/// An edit of a statement that was already commented out: the hunk removed a comment line that
+/// starts with the same callee or keyword (`// util.assertEqual<A>(..)` rewritten).
+fn edits_a_commented_statement(removed: &[&str], line: &str) -> bool {
+    let word = leading_word(line);
+    if word.is_empty() {
+        return false;
+    }
+    removed.iter().any(|removed| {
+        let trimmed = removed.trim_start();
+        let uncommented = trimmed
+            .strip_prefix("//")
+            .or_else(|| trimmed.strip_prefix('#'))
+            .or_else(|| trimmed.strip_prefix("/*"))
+            .or_else(|| trimmed.strip_prefix('*'));
+        uncommented.is_some_and(|text| leading_word(text) == word)
+    })
+}
+
+/// `util.assertEqual` of `util.assertEqual<A, B>(true)`, `assert` of `assert x == 1`.
+fn leading_word(text: &str) -> &str {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '!' | '$')))
+        .unwrap_or(text.len());
+    &text[..end]
 }
 
 /// Base lines removed by the hunk that added head line `head_line`. With zero context lines,
