@@ -335,7 +335,7 @@ fn describe(kind: &str) -> &'static str {
 }
 
 /// The base lines (text) that the hunk adding head line `head_line` removed.
-fn removed_in_hunk<'p>(pair: &'p FilePair, head_line: u32) -> Vec<&'p str> {
+fn removed_in_hunk(pair: &FilePair, head_line: u32) -> Vec<&str> {
     let Some(base) = pair.base.text() else {
         return Vec::new();
     };
