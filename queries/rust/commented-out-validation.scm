@@ -25,7 +25,8 @@
    consequence: (block . [(return_expression) (expression_statement (return_expression))])) @finding
  (#set! kind "guard"))
 
-((try_expression) @finding
+; `validate(&x)?;`, `load().await?`: not a lone `word?`, which is how prose asks a question.
+((try_expression [(call_expression) (await_expression) (macro_invocation) (try_expression)]) @finding
  (#set! kind "propagation"))
 
 ((call_expression

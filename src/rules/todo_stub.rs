@@ -50,6 +50,9 @@ declare_rule! {
     /// - Trait and interface method declarations without a body, TypeScript overload signatures.
     /// - Stubs that were already stubs in base (same qualified name, in any changed file).
     /// - Empty bodies without a TODO (`noop() {}`), `unreachable!()`, other `panic!` messages.
+    /// - New stubs in test files and test inputs (`tests/`, `*.test.ts`, `fixtures/`,
+    ///   `testdata/`, `resources/`): test inputs such as parser or UI-test cases are full of
+    ///   stub functions that hide no logic. A body replaced by a stub is reported there too.
     /// - TODO comments in test files (no note).
     /// ## Configuration
     /// `rules.todo-stub.severity` in `.integrity-gate.yml` (it replaces the severity of every
@@ -133,6 +136,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
     }
 
+    let in_tests = is_test_path(context.pair.path()) || is_test_input_path(context.pair.path());
     let mut stub_ranges: Vec<(u32, u32)> = Vec::new();
     if let Some(parsed) = context.parsed(Side::Head) {
         let mut seen = std::collections::HashSet::new();
@@ -167,6 +171,11 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             }
             let key = found.key.as_str();
             let state = base_state.get(key).copied().unwrap_or_default();
+            // New stubs in tests and test inputs (parser fixtures, UI tests) hide no logic;
+            // a body replaced by a stub is reported everywhere.
+            if !state.real && in_tests {
+                continue;
+            }
             let (severity, message) = if stub.partial {
                 if state.partial || state.stub {
                     continue;
@@ -309,6 +318,20 @@ fn is_test_path(path: &str) -> bool {
         || file.ends_with("_tests.py")
         || file.ends_with("_test.rs")
         || file.ends_with("_tests.rs")
+}
+
+/// Folders of test inputs: files that are data for a test, not code that runs.
+fn is_test_input_path(path: &str) -> bool {
+    path.to_ascii_lowercase()
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| {
+            matches!(
+                dir,
+                "fixtures" | "fixture" | "testdata" | "test_data" | "test-data" | "resources"
+            )
+        })
 }
 
 /// The function node for a query match: the match is the function itself, or the declarator,
