@@ -467,10 +467,15 @@ fn rules_and_explain_come_from_the_registry() {
         text.lines()
             .any(|line| line.starts_with("skipped-test ") && line.contains("error"))
     );
-    assert!(
-        text.lines()
-            .any(|line| line.starts_with("todo-stub ") && line.contains("[planned"))
-    );
+    for rule in integrity_gate::rules::ALL_RULES {
+        let line = text
+            .lines()
+            .find(|line| line.starts_with(&format!("{} ", rule.id)))
+            .unwrap_or_else(|| panic!("{} not listed: {text}", rule.id));
+        let planned = rule.maturity == integrity_gate::rules::Maturity::Planned;
+        assert_eq!(line.contains("[planned"), planned, "{line}");
+        assert!(line.contains(rule.severity.as_str()), "{line}");
+    }
     let output = repo.run(&["explain", "focused-test"]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);

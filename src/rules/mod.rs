@@ -5,6 +5,8 @@
 //! documentation) and its check. Rules see a [`FileContext`] and emit [`Candidate`]s; the engine
 //! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
 
+mod commented_out_validation;
+mod comments;
 mod condition;
 mod context;
 mod focused_test;
@@ -14,6 +16,7 @@ mod markers;
 pub mod new_dependency;
 mod planned;
 mod skipped_test;
+mod todo_stub;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
@@ -167,7 +170,7 @@ pub(crate) use declare_rule;
 
 /// Every rule, sorted by id.
 pub static ALL_RULES: &[&Rule] = &[
-    &planned::COMMENTED_OUT_VALIDATION,
+    &commented_out_validation::COMMENTED_OUT_VALIDATION,
     &planned::DELETED_TEST,
     &planned::DISABLED_CHECK,
     &planned::EMPTY_CATCH,
@@ -176,7 +179,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &leaked_secret::LEAKED_SECRET,
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
-    &planned::TODO_STUB,
+    &todo_stub::TODO_STUB,
     &planned::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
 ];

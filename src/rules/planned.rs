@@ -10,30 +10,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// A comment added by the change whose text, without the comment markers, is validation code: an assertion, a `raise`/`throw`/`panic!`, a guard clause, or a call such as `validate*`/`verify*`/`authorize*`.
-    /// ## Why it matters
-    /// Commenting a check out keeps the code compiling and the tests green while the check no longer happens.
-    /// ## Example
-    /// `assert user.is_active` becomes `# assert user.is_active`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.commented-out-validation.severity` in `.integrity-gate.yml`.
-    pub static COMMENTED_OUT_VALIDATION = {
-        id: "commented-out-validation",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "an assertion, raise/throw, guard clause or validation call is turned into a comment",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// A test in base whose identity (suite path, name, case) survives nowhere in head: a removed function or `it` call, a removed parametrize row, a deleted test file. Moves and renames are not deletions.
     /// ## Why it matters
     /// Deleting the failing test is as effective as skipping it, and leaves even less to see.
@@ -97,30 +73,6 @@ declare_rule! {
         engine: Query,
         languages: [JavaScript, TypeScript, Tsx, Python, Rust],
         summary: "an error handler that swallows the error is added",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
-    /// A function body in head that only defers the work: `todo!()`, `unimplemented!()`, `raise NotImplementedError`, `pass`/`...`, `throw new Error("not implemented")`.
-    /// ## Why it matters
-    /// Replacing logic with a stub makes a failing code path disappear from view.
-    /// ## Example
-    /// `fn total(&self) -> u64 { todo!() }` where base summed the items.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.todo-stub.severity` in `.integrity-gate.yml`.
-    pub static TODO_STUB = {
-        id: "todo-stub",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "a body is replaced by a placeholder: todo!(), raise NotImplementedError, pass, a TODO",
         maturity: Planned,
         check: None,
     }

@@ -1,0 +1,6 @@
+; rule: (shared) comments, read by commented-out-validation and todo-stub
+; language: python
+; matches: every comment token
+; captures:
+;   @finding  required  the comment
+(comment) @finding
