@@ -9,7 +9,7 @@
 use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
-use crate::rules::{ALL_RULES, Candidate, Fact, FileContext, Output, Rule};
+use crate::rules::{ALL_RULES, Candidate, Fact, FactRef, FileContext, Output, Rule};
 use crate::suppress;
 use crate::text::line_slice;
 use rayon::prelude::*;
@@ -52,6 +52,9 @@ pub struct TestSummary {
     pub skipped: usize,
 }
 
+/// Cross-file facts: (rule, side, fact name, language family, key) → strongest severity.
+type FactTable<'a> = HashMap<(&'a str, Side, &'a str, &'a str, &'a str), Severity>;
+
 struct FileResult {
     candidates: Vec<(&'static Rule, Candidate)>,
     facts: Vec<(&'static str, Fact)>,
@@ -80,11 +83,11 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .map(|pair| analyze_file(pair, &rules))
         .collect();
 
-    let mut facts: HashMap<(&str, &str, &str, &str), Severity> = HashMap::new();
+    let mut facts: FactTable = HashMap::new();
     for result in &results {
         for (rule, fact) in &result.facts {
             let entry = facts
-                .entry((rule, fact.name, fact.family, fact.key.as_str()))
+                .entry((rule, fact.side, fact.name, fact.family, fact.key.as_str()))
                 .or_insert(fact.severity);
             *entry = (*entry).max(fact.severity);
         }
@@ -172,14 +175,20 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
 fn judge_across_files(
     rule: &Rule,
     mut candidate: Candidate,
-    facts: &HashMap<(&str, &str, &str, &str), Severity>,
+    facts: &FactTable,
 ) -> Option<Candidate> {
     let Some(moved) = candidate.moved.take() else {
         return Some(candidate);
     };
-    let fact = |name: &str| {
+    let fact = |fact: FactRef| {
         facts
-            .get(&(rule.id, name, moved.family, moved.key.as_str()))
+            .get(&(
+                rule.id,
+                fact.side,
+                fact.name,
+                moved.family,
+                moved.key.as_str(),
+            ))
             .copied()
     };
     if fact(moved.already).is_some_and(|base| base >= candidate.severity) {

@@ -42,5 +42,5 @@
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
  (#any-of? @_base "it" "test" "xit" "fit" "describe" "xdescribe" "fdescribe")
- (#eq? @_each "each")
+ (#any-of? @_each "each" "skipIf" "runIf")
  (#set! kind "test"))

@@ -7,8 +7,10 @@
 
 mod condition;
 mod context;
+mod deleted_test;
 mod focused_test;
 mod gate_config_change;
+pub mod inventory;
 mod markers;
 mod planned;
 mod skipped_test;
@@ -16,7 +18,7 @@ mod skipped_test;
 pub use gate_config_change::POLICY_PATH;
 
 pub use condition::{Truth, evaluate};
-pub use context::{Candidate, Fact, FileContext, Moved, Output, SideText};
+pub use context::{Candidate, Fact, FactRef, FileContext, Moved, Output, SideText};
 
 use crate::finding::Severity;
 use crate::lang::Language;
@@ -145,7 +147,7 @@ pub(crate) use declare_rule;
 /// Every rule, sorted by id.
 pub static ALL_RULES: &[&Rule] = &[
     &planned::COMMENTED_OUT_VALIDATION,
-    &planned::DELETED_TEST,
+    &deleted_test::DELETED_TEST,
     &planned::DISABLED_CHECK,
     &planned::EMPTY_CATCH,
     &focused_test::FOCUSED_TEST,

@@ -1,0 +1,497 @@
+//! The test inventory of one side of a file, following each runner's collection rules.
+//!
+//! Built on the shared `tests` query. A test's identity is (language family, enclosing suite
+//! path, name, case), never a line number: `TestApi › test_login[(1, 2)]`. Each
+//! `pytest.mark.parametrize` row, `.each` table row and `#[test_case]`/`#[case]` attribute is
+//! its own case. Functions the runner would not collect (a `test_*` function in `x.py`, a
+//! method of a class pytest ignores, a Python function not named `test*`) are kept with
+//! `collected: false` and the reason, so a test taken out of the runner can be told from a
+//! deleted one. Runner configuration (`python_files`, `testMatch`) is not read here.
+
+use super::context::FileContext;
+use crate::finding::Side;
+use crate::lang::Language;
+use crate::query::KEY_SEPARATOR;
+use tree_sitter::Node;
+
+/// One test (or, when `collected` is false, a function that is not collected as one).
+#[derive(Clone, Debug)]
+pub struct Test {
+    /// Identity within the language family: the key plus `[case]` for parametrized cases.
+    pub id: String,
+    /// Suite path and name, without the case.
+    pub key: String,
+    /// The case (a parametrize row, normalised), when the test is parametrized.
+    pub case: Option<String>,
+    /// 1-based line of the test (of the case's row for parametrized cases).
+    pub line: u32,
+    /// 1-based last line.
+    pub end_line: u32,
+    /// Byte range of the test's node.
+    pub byte_range: std::ops::Range<usize>,
+    /// The body, one line per line with whitespace removed, for telling renames from deletions.
+    pub body: String,
+    /// Whether the runner collects it; when not, why.
+    pub not_collected: Option<String>,
+    /// Whether the query saw a test (false: a plain function).
+    pub is_test: bool,
+}
+
+impl Test {
+    /// Whether the runner collects this as a test.
+    pub fn collected(&self) -> bool {
+        self.is_test && self.not_collected.is_none()
+    }
+}
+
+/// Whether the runner's default patterns collect tests from `path`.
+pub fn is_test_file(path: &str, language: Language) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let in_dir = |dir: &str| path.split('/').rev().skip(1).any(|part| part == dir);
+    match language {
+        Language::Python => {
+            let stem = file.strip_suffix(".py").unwrap_or(file);
+            stem.starts_with("test") || stem.ends_with("_test")
+        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            let parts: Vec<&str> = file.split('.').collect();
+            parts.len() > 2
+                && parts[1..parts.len() - 1]
+                    .iter()
+                    .any(|part| matches!(*part, "test" | "spec"))
+                || in_dir("__tests__")
+                || in_dir("test")
+                || in_dir("tests")
+        }
+        Language::Rust => true,
+    }
+}
+
+/// Every test and function on `side`, cases expanded, in document order.
+pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
+    let (Some(language), Some(text), Some(parsed)) =
+        (context.language, context.side(side), context.parsed(side))
+    else {
+        return Vec::new();
+    };
+    let source = text.text;
+    let file_ok = is_test_file(text.path, language);
+    let root = parsed.tree.root_node();
+    let matches = context.matches(side, "tests");
+    let mut out: Vec<Test> = Vec::new();
+    let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
+    // Test patterns come before `function` patterns for the same node; keep the first.
+    let mut ordered: Vec<&crate::query::QueryMatch> = matches
+        .iter()
+        .filter(|found| matches!(found.property("kind"), Some("test" | "function")))
+        .collect();
+    ordered.sort_by_key(|found| {
+        (
+            found.byte_range.start,
+            found.property("kind") != Some("test"),
+        )
+    });
+    for found in ordered {
+        if seen.contains(&found.byte_range) {
+            continue;
+        }
+        seen.push(found.byte_range.clone());
+        let is_test = found.property("kind") == Some("test");
+        let node = node_at(root, found.byte_range.clone());
+        let mut not_collected = None;
+        if is_test && !file_ok {
+            not_collected = Some(format!(
+                "`{}` is outside the runner's test file patterns",
+                text.path
+            ));
+        }
+        if is_test && not_collected.is_none() {
+            not_collected = node.and_then(|node| scope_not_collected(node, source, language));
+        }
+        let body = node
+            .map(|node| body_text(node, source, language))
+            .unwrap_or_default();
+        let base = Test {
+            id: found.key.clone(),
+            key: found.key.clone(),
+            case: None,
+            line: found.line,
+            end_line: found.end_line,
+            byte_range: found.byte_range.clone(),
+            body,
+            not_collected,
+            is_test,
+        };
+        let cases = match node {
+            Some(node) if is_test => cases(node, source, language),
+            _ => Vec::new(),
+        };
+        if cases.is_empty() {
+            out.push(base);
+            continue;
+        }
+        for (case, line) in cases {
+            out.push(Test {
+                id: format!("{}[{case}]", base.key),
+                case: Some(case),
+                line,
+                end_line: line,
+                ..base.clone()
+            });
+        }
+    }
+    out
+}
+
+/// Ids of the collected tests on `side`.
+pub fn collected_ids(context: &FileContext<'_>, side: Side) -> Vec<String> {
+    tests(context, side)
+        .into_iter()
+        .filter(Test::collected)
+        .map(|test| test.id)
+        .collect()
+}
+
+/// The innermost named node spanning exactly `range` (a query's `@finding` node: a block
+/// holding a single method has the method's range too, so never walk upwards).
+pub fn node_at(root: Node<'_>, range: std::ops::Range<usize>) -> Option<Node<'_>> {
+    let node = root.named_descendant_for_byte_range(range.start, range.end)?;
+    (node.byte_range() == range).then_some(node)
+}
+
+/// Text with all whitespace removed.
+pub fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn text_of<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or_default()
+}
+
+/// Python: a test nested in a function is not collected, nor is a method of a class that
+/// pytest ignores (not `Test*`, or with `__init__`) unless it subclasses a `TestCase`.
+fn scope_not_collected(node: Node<'_>, source: &str, language: Language) -> Option<String> {
+    if language != Language::Python {
+        return None;
+    }
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        match ancestor.kind() {
+            "function_definition" => {
+                return Some("it is nested in a function".to_string());
+            }
+            "class_definition" => {
+                let name = ancestor
+                    .child_by_field_name("name")
+                    .map(|name| text_of(name, source))
+                    .unwrap_or_default();
+                let bases = ancestor
+                    .child_by_field_name("superclasses")
+                    .map(|bases| text_of(bases, source))
+                    .unwrap_or_default();
+                let has_init = ancestor.child_by_field_name("body").is_some_and(|body| {
+                    let mut cursor = body.walk();
+                    body.named_children(&mut cursor).any(|child| {
+                        let function = if child.kind() == "decorated_definition" {
+                            child.child_by_field_name("definition")
+                        } else {
+                            Some(child)
+                        };
+                        function.is_some_and(|function| {
+                            function.kind() == "function_definition"
+                                && function
+                                    .child_by_field_name("name")
+                                    .is_some_and(|name| text_of(name, source) == "__init__")
+                        })
+                    })
+                });
+                let unittest = bases.contains("TestCase");
+                if !unittest && !name.starts_with("Test") {
+                    return Some(format!("class `{name}` is not collected (not `Test*`)"));
+                }
+                if !unittest && has_init {
+                    return Some(format!(
+                        "class `{name}` is not collected (it defines `__init__`)"
+                    ));
+                }
+            }
+            _ => {}
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// The body of a test, whitespace removed, without its name.
+fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
+    let body = match language {
+        Language::Python | Language::Rust => node.child_by_field_name("body"),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            node.child_by_field_name("arguments").and_then(|arguments| {
+                let last = arguments.named_child_count().checked_sub(1)?;
+                arguments.named_child(u32::try_from(last).ok()?)
+            })
+        }
+    };
+    body.map(|body| {
+        text_of(body, source)
+            .lines()
+            .map(squash)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+    .unwrap_or_default()
+}
+
+/// Most cases expanded for one test; more is a generated table, kept as one test.
+const MAX_CASES: usize = 256;
+
+/// The cases of a parametrized test with the line of each row, or nothing.
+fn cases(node: Node<'_>, source: &str, language: Language) -> Vec<(String, u32)> {
+    let dimensions: Vec<Vec<(String, u32)>> = match language {
+        Language::Python => python_parametrize(node, source),
+        Language::Rust => rust_case_attributes(node, source),
+        _ => js_each_rows(node, source).into_iter().collect(),
+    };
+    let mut product: Vec<(String, u32)> = Vec::new();
+    for dimension in dimensions.into_iter().filter(|rows| !rows.is_empty()) {
+        if product.is_empty() {
+            product = dimension;
+            continue;
+        }
+        if product.len() * dimension.len() > MAX_CASES {
+            return Vec::new();
+        }
+        product = product
+            .iter()
+            .flat_map(|(left, line)| {
+                dimension
+                    .iter()
+                    .map(move |(right, _)| (format!("{left}-{right}"), *line))
+            })
+            .collect();
+    }
+    product.truncate(MAX_CASES);
+    product
+}
+
+fn line_of(node: Node<'_>) -> u32 {
+    u32::try_from(node.start_position().row)
+        .unwrap_or(u32::MAX - 1)
+        .saturating_add(1)
+}
+
+/// Rows of each `@pytest.mark.parametrize(names, [rows])` decorator on the function.
+fn python_parametrize(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
+    let Some(decorated) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return Vec::new();
+    };
+    let mut dimensions = Vec::new();
+    let mut cursor = decorated.walk();
+    for decorator in decorated.named_children(&mut cursor) {
+        if decorator.kind() != "decorator" {
+            continue;
+        }
+        let Some(call) = decorator.named_child(0).filter(|c| c.kind() == "call") else {
+            continue;
+        };
+        let callee = call
+            .child_by_field_name("function")
+            .map(|callee| text_of(callee, source))
+            .unwrap_or_default();
+        if !callee.ends_with("parametrize") {
+            continue;
+        }
+        let Some(arguments) = call.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut positional = 0;
+        let mut table = None;
+        let mut arg_cursor = arguments.walk();
+        for argument in arguments.named_children(&mut arg_cursor) {
+            if argument.kind() == "keyword_argument" {
+                let name = argument
+                    .child_by_field_name("name")
+                    .map(|name| text_of(name, source));
+                if name == Some("argvalues") {
+                    table = argument.child_by_field_name("value");
+                }
+                continue;
+            }
+            if argument.kind() == "comment" {
+                continue;
+            }
+            if positional == 1 {
+                table = Some(argument);
+            }
+            positional += 1;
+        }
+        let Some(table) = table.filter(|t| matches!(t.kind(), "list" | "tuple")) else {
+            continue;
+        };
+        let mut rows = Vec::new();
+        let mut row_cursor = table.walk();
+        for row in table.named_children(&mut row_cursor) {
+            if row.kind() == "comment" {
+                continue;
+            }
+            rows.push((python_row_id(row, source), line_of(row)));
+        }
+        dimensions.push(rows);
+    }
+    dimensions
+}
+
+/// `pytest.param(.., id="x")` is identified by its id; any other row by its text.
+fn python_row_id(row: Node<'_>, source: &str) -> String {
+    if row.kind() == "call" {
+        if let Some(arguments) = row.child_by_field_name("arguments") {
+            let mut cursor = arguments.walk();
+            for argument in arguments.named_children(&mut cursor) {
+                if argument.kind() == "keyword_argument"
+                    && argument
+                        .child_by_field_name("name")
+                        .is_some_and(|name| text_of(name, source) == "id")
+                {
+                    if let Some(value) = argument.child_by_field_name("value") {
+                        return squash(text_of(value, source));
+                    }
+                }
+            }
+        }
+    }
+    squash(text_of(row, source))
+}
+
+/// Rows of `it.each([..])(..)` / `it.each\`table\`(..)` when the table is literal.
+fn js_each_rows(node: Node<'_>, source: &str) -> Option<Vec<(String, u32)>> {
+    let inner = node
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "call_expression")?;
+    let table = match inner.child_by_field_name("arguments") {
+        Some(arguments) if arguments.kind() == "template_string" => arguments,
+        Some(arguments) => arguments.named_child(0)?,
+        None => return None,
+    };
+    match table.kind() {
+        "array" => {
+            let mut cursor = table.walk();
+            let rows = table
+                .named_children(&mut cursor)
+                .filter(|row| row.kind() != "comment")
+                .map(|row| (squash(text_of(row, source)), line_of(row)))
+                .collect();
+            Some(rows)
+        }
+        "template_string" => {
+            let first_line = line_of(table);
+            let rows = text_of(table, source)
+                .trim_matches('`')
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty())
+                .skip(1)
+                .map(|(index, line)| {
+                    let offset = u32::try_from(index).unwrap_or(0);
+                    (squash(line), first_line + offset)
+                })
+                .collect();
+            Some(rows)
+        }
+        _ => None,
+    }
+}
+
+/// `#[test_case(..)]` / `#[case(..)]` attributes right before the function, one dimension.
+fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
+    let mut rows = Vec::new();
+    let mut current = node.prev_named_sibling();
+    while let Some(sibling) = current {
+        match sibling.kind() {
+            "attribute_item" => {
+                let text = squash(text_of(sibling, source));
+                let inner = text
+                    .strip_prefix("#[")
+                    .and_then(|rest| rest.strip_suffix(']'))
+                    .unwrap_or_default();
+                for name in ["test_case(", "case("] {
+                    if let Some(arguments) = inner.strip_prefix(name) {
+                        let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
+                        rows.push((arguments.to_string(), line_of(sibling)));
+                    }
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        current = sibling.prev_named_sibling();
+    }
+    rows.reverse();
+    if rows.is_empty() {
+        Vec::new()
+    } else {
+        vec![rows]
+    }
+}
+
+/// The suite path of a key (everything before the last separator).
+pub fn suite_of(key: &str) -> &str {
+    key.rsplit_once(KEY_SEPARATOR)
+        .map_or("", |(suite, _)| suite)
+}
+
+/// Whether two bodies are the same test: equal, or (five lines and more) 80 % of lines shared.
+pub fn similar_bodies(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let pieces = |text: &str| -> Vec<String> {
+        text.split('\n')
+            .filter(|piece| !piece.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let left = pieces(a);
+    let mut right = pieces(b);
+    let total = left.len().max(right.len());
+    if total < 5 {
+        return false;
+    }
+    let mut shared = 0;
+    for piece in &left {
+        if let Some(index) = right.iter().position(|other| other == piece) {
+            right.remove(index);
+            shared += 1;
+        }
+    }
+    shared * 5 >= total * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_test_file_patterns() {
+        assert!(is_test_file("tests/test_api.py", Language::Python));
+        assert!(is_test_file("pkg/api_test.py", Language::Python));
+        assert!(!is_test_file("tests/api.py", Language::Python));
+        assert!(is_test_file("src/a.test.ts", Language::TypeScript));
+        assert!(is_test_file("src/a.spec.tsx", Language::Tsx));
+        assert!(is_test_file("src/__tests__/a.js", Language::JavaScript));
+        assert!(!is_test_file("src/a.ts", Language::TypeScript));
+        assert!(!is_test_file("src/test.ts", Language::TypeScript));
+    }
+
+    #[test]
+    fn bodies_compare_by_statements() {
+        assert!(similar_bodies("a\nb\nc\nd\ne", "a\nb\nc\nd\ne"));
+        assert!(similar_bodies("a\nb\nc\nd\ne", "a\nb\nc\nd\nx"));
+        assert!(!similar_bodies("a\nb\nc\nd\ne", "a\nx\ny\nd\nz"));
+        assert!(!similar_bodies("a", "b"));
+    }
+}
