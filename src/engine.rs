@@ -9,7 +9,7 @@
 use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
-use crate::rules::{ALL_RULES, Candidate, Fact, FactRef, FileContext, Output, Rule};
+use crate::rules::{ALL_RULES, Candidate, Fact, FactRef, FileContext, Output, Rule, inventory};
 use crate::suppress;
 use crate::text::line_slice;
 use rayon::prelude::*;
@@ -59,6 +59,8 @@ struct FileResult {
     candidates: Vec<(&'static Rule, Candidate)>,
     facts: Vec<(&'static str, Fact)>,
     notes: Vec<Note>,
+    /// Collected test ids per side, with the language family, for the inventory summary.
+    tests: Option<(&'static str, Vec<String>, Vec<String>)>,
 }
 
 /// Analyses a change set under a policy.
@@ -95,12 +97,14 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
 
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = change.notes.clone();
+    let mut judged: HashMap<&str, usize> = HashMap::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
         for (rule, candidate) in &result.candidates {
             let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
                 continue;
             };
+            *judged.entry(rule.id).or_default() += 1;
             if let Some(finding) = to_finding(rule, candidate, pair, policy) {
                 findings.push(finding);
             }
@@ -121,8 +125,46 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes,
         files_scanned: pairs.len(),
         blocking,
-        tests: None,
+        tests: test_summary(&results, &judged, &rules),
     }
+}
+
+/// The inventory delta over the changed files. `deleted` and `skipped` count what the two
+/// rules judged (so moves and renames are not deletions); when a rule is off, `deleted` falls
+/// back to identities missing from every head, and `skipped` is 0.
+fn test_summary(
+    results: &[FileResult],
+    judged: &HashMap<&str, usize>,
+    rules: &[&'static Rule],
+) -> Option<TestSummary> {
+    let inventories: Vec<_> = results.iter().filter_map(|r| r.tests.as_ref()).collect();
+    if inventories.is_empty() {
+        return None;
+    }
+    let side = |head: bool| {
+        inventories
+            .iter()
+            .flat_map(|tests| {
+                let ids = if head { &tests.2 } else { &tests.1 };
+                ids.iter().map(|id| (tests.0, id.as_str()))
+            })
+            .collect::<std::collections::HashSet<_>>()
+    };
+    let base = side(false);
+    let head = side(true);
+    let enabled = |id: &str| rules.iter().any(|rule| rule.id == id);
+    let deleted = if enabled("deleted-test") {
+        judged.get("deleted-test").copied().unwrap_or(0)
+    } else {
+        base.difference(&head).count()
+    };
+    Some(TestSummary {
+        base: inventories.iter().map(|tests| tests.1.len()).sum(),
+        head: inventories.iter().map(|tests| tests.2.len()).sum(),
+        added: head.difference(&base).count(),
+        deleted,
+        skipped: judged.get("skipped-test").copied().unwrap_or(0),
+    })
 }
 
 fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
@@ -130,6 +172,7 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
         candidates: Vec::new(),
         facts: Vec::new(),
         notes: Vec::new(),
+        tests: None,
     };
     if let Some(reason) = pair.skip_reason() {
         result.notes.push(Note {
@@ -157,6 +200,13 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
         result
             .facts
             .extend(output.facts.into_iter().map(|fact| (rule.id, fact)));
+    }
+    if let Some(language) = context.language {
+        let base = inventory::collected_ids(&context, Side::Base);
+        let head = inventory::collected_ids(&context, Side::Head);
+        if !base.is_empty() || !head.is_empty() {
+            result.tests = Some((language.family(), base, head));
+        }
     }
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {

@@ -25,18 +25,23 @@ macro_rules! queries {
 }
 
 queries! {
+    JavaScript / "assertions",
     JavaScript / "focused-test",
     JavaScript / "skipped-test",
     JavaScript / "tests",
+    TypeScript / "assertions",
     TypeScript / "focused-test",
     TypeScript / "skipped-test",
     TypeScript / "tests",
+    Tsx / "assertions",
     Tsx / "focused-test",
     Tsx / "skipped-test",
     Tsx / "tests",
+    Python / "assertions",
     Python / "focused-test",
     Python / "skipped-test",
     Python / "tests",
+    Rust / "assertions",
     Rust / "skipped-test",
     Rust / "tests",
 }

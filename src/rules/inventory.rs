@@ -35,6 +35,8 @@ pub struct Test {
     pub not_collected: Option<String>,
     /// Whether the query saw a test (false: a plain function).
     pub is_test: bool,
+    /// A `.todo` placeholder: not run, and reported by `skipped-test` when it replaces a test.
+    pub todo: bool,
 }
 
 impl Test {
@@ -111,6 +113,14 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         let body = node
             .map(|node| body_text(node, source, language))
             .unwrap_or_default();
+        let todo = is_test
+            && node.is_some_and(|node| {
+                node.child_by_field_name("function")
+                    .is_some_and(|callee| text_of(callee, source).ends_with(".todo"))
+            });
+        if todo {
+            not_collected = Some("it is a `.todo` placeholder".to_string());
+        }
         let base = Test {
             id: found.key.clone(),
             key: found.key.clone(),
@@ -121,6 +131,7 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             body,
             not_collected,
             is_test,
+            todo,
         };
         let cases = match node {
             Some(node) if is_test => cases(node, source, language),
@@ -345,19 +356,18 @@ fn python_parametrize(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
 
 /// `pytest.param(.., id="x")` is identified by its id; any other row by its text.
 fn python_row_id(row: Node<'_>, source: &str) -> String {
-    if row.kind() == "call" {
-        if let Some(arguments) = row.child_by_field_name("arguments") {
-            let mut cursor = arguments.walk();
-            for argument in arguments.named_children(&mut cursor) {
-                if argument.kind() == "keyword_argument"
-                    && argument
-                        .child_by_field_name("name")
-                        .is_some_and(|name| text_of(name, source) == "id")
-                {
-                    if let Some(value) = argument.child_by_field_name("value") {
-                        return squash(text_of(value, source));
-                    }
-                }
+    if row.kind() == "call"
+        && let Some(arguments) = row.child_by_field_name("arguments")
+    {
+        let mut cursor = arguments.walk();
+        for argument in arguments.named_children(&mut cursor) {
+            if argument.kind() == "keyword_argument"
+                && argument
+                    .child_by_field_name("name")
+                    .is_some_and(|name| text_of(name, source) == "id")
+                && let Some(value) = argument.child_by_field_name("value")
+            {
+                return squash(text_of(value, source));
             }
         }
     }

@@ -5,6 +5,7 @@
 //! documentation) and its check. Rules see a [`FileContext`] and emit [`Candidate`]s; the engine
 //! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
 
+mod assertions;
 mod condition;
 mod context;
 mod deleted_test;
@@ -14,6 +15,7 @@ pub mod inventory;
 mod markers;
 mod planned;
 mod skipped_test;
+mod weakened_assertion;
 
 pub use gate_config_change::POLICY_PATH;
 
@@ -156,7 +158,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &planned::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &planned::TODO_STUB,
-    &planned::WEAKENED_ASSERTION,
+    &weakened_assertion::WEAKENED_ASSERTION,
     &planned::WEAKENED_COVERAGE,
 ];
 

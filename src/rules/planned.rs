@@ -154,30 +154,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// Assertions removed from a test that still exists, or replaced by weaker ones: exact equality to truthiness, `assert x == 42` to `assert x`, `assert!(true)`.
-    /// ## Why it matters
-    /// A test that checks nothing passes whatever the code does.
-    /// ## Example
-    /// `expect(total).toBe(42)` becomes `expect(total).toBeDefined()`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
-    pub static WEAKENED_ASSERTION = {
-        id: "weakened-assertion",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "a surviving test loses assertions or gets weaker ones (toBe(5) -> toBeDefined())",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// Lowered or removed thresholds in jest/vitest/nyc/c8, coverage.py, pytest-cov, codecov, tarpaulin, cargo-llvm-cov and CI flags.
     /// ## Why it matters
     /// Lowering the bar is the easy way to pass a coverage gate after deleting tests.
