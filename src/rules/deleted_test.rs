@@ -6,7 +6,7 @@ use super::inventory::{self, Test, similar_bodies};
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 declare_rule! {
     /// ## What it flags
@@ -61,55 +61,161 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let family = language.family();
     let base = inventory::tests(context, Side::Base);
     let head = inventory::tests(context, Side::Head);
+    // Head facts name each case and each whole test, so a test that moved to another file and
+    // became parametrized (or stopped being) still counts as present.
+    let mut head_facts: BTreeSet<&str> = BTreeSet::new();
     for test in head.iter().filter(|test| test.collected()) {
-        out.facts.push(Fact {
-            side: Side::Head,
-            name: "test",
-            family,
-            key: test.id.clone(),
-            severity: Severity::Error,
-        });
+        head_facts.insert(&test.id);
+        head_facts.insert(&test.key);
     }
-    let base_ids: HashSet<&str> = base
+    out.facts.extend(head_facts.iter().map(|key| Fact {
+        side: Side::Head,
+        name: "test",
+        family,
+        key: key.to_string(),
+        severity: Severity::Error,
+    }));
+    let collected =
+        |tests: &[Test]| -> Vec<Test> { tests.iter().filter(|t| t.collected()).cloned().collect() };
+    let (base, head_collected) = (collected(&base), collected(&head));
+    let base_keys: HashSet<&str> = base.iter().map(|test| test.key.as_str()).collect();
+    let head_ids: HashSet<&str> = head_collected.iter().map(|t| t.id.as_str()).collect();
+    let head_keys: HashSet<&str> = head_collected.iter().map(|t| t.key.as_str()).collect();
+    // Whole head tests that base did not have: candidates for renames.
+    let mut fresh: Vec<Test> = Vec::new(); // filled below, then read-only
+    for test in head_collected
         .iter()
-        .filter(|test| test.collected())
-        .map(|test| test.id.as_str())
-        .collect();
-    let head_ids: HashSet<&str> = head
-        .iter()
-        .filter(|test| test.collected())
-        .map(|test| test.id.as_str())
-        .collect();
-    // Collected head tests that base did not have: candidates for renames and edited rows.
-    let mut fresh: Vec<&Test> = head
-        .iter()
-        .filter(|test| test.collected() && !base_ids.contains(test.id.as_str()))
-        .collect();
-    let missing: Vec<&Test> = base
-        .iter()
-        .filter(|test| test.collected() && !head_ids.contains(test.id.as_str()))
-        .collect();
-    for test in missing {
-        if let Some(message) = judge_missing(context, language, test, &head, &mut fresh) {
-            let Some(message) = message else {
-                continue;
+        .filter(|t| !base_keys.contains(t.key.as_str()))
+    {
+        if !fresh.iter().any(|other| other.key == test.key) {
+            fresh.push(test.whole());
+        }
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    for test in &base {
+        if !seen.insert(test.key.as_str()) {
+            continue;
+        }
+        let candidate = if test.case.is_some() {
+            let cases: Vec<&Test> = base.iter().filter(|t| t.key == test.key).collect();
+            let target = if head_keys.contains(test.key.as_str()) {
+                Some(test.key.clone())
+            } else {
+                renamed_table(&cases, &head_collected, &fresh)
             };
+            match target {
+                Some(target) => removed_rows(&cases, &target, &head_collected),
+                None => whole_missing(context, language, &test.whole(), &head, &fresh),
+            }
+        } else if head_ids.contains(test.id.as_str()) {
+            None
+        } else {
+            whole_missing(context, language, test, &head, &fresh)
+        };
+        if let Some(candidate) = candidate {
             out.candidates.push(Candidate {
-                side: Side::Base,
-                line: test.line,
-                end_line: test.end_line,
-                severity: Severity::Error,
-                message,
-                key: test.id.clone(),
                 moved: Some(Moved {
                     family,
-                    key: test.id.clone(),
+                    key: candidate.key.clone(),
                     already: FactRef::head("test"),
                     existed: None,
                 }),
+                ..candidate
             });
         }
     }
+}
+
+fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate {
+    Candidate {
+        side: Side::Base,
+        line,
+        end_line,
+        severity: Severity::Error,
+        message,
+        key: test.id.clone(),
+        moved: None,
+    }
+}
+
+fn whole_missing(
+    context: &FileContext<'_>,
+    language: Language,
+    test: &Test,
+    head: &[Test],
+    fresh: &[Test],
+) -> Option<Candidate> {
+    let message = judge_missing(context, language, test, head, fresh)??;
+    Some(deleted(test, test.line, test.end_line, message))
+}
+
+/// A parametrized test whose name changed: the head test (new in this file) that shares at
+/// least half of its rows, or has a near-identical body.
+fn renamed_table(cases: &[&Test], head: &[Test], fresh: &[Test]) -> Option<String> {
+    let candidate_rows = |key: &str| -> Vec<&str> {
+        head.iter()
+            .filter(|t| t.key == key)
+            .filter_map(|t| t.case.as_deref())
+            .collect()
+    };
+    // A row counts as kept when it is a row of the new table or inside one (a column added).
+    let kept = |row: &str, new_rows: &[&str]| {
+        new_rows
+            .iter()
+            .any(|new| *new == row || (row.len() >= 3 && new.contains(row)))
+    };
+    let rows: Vec<&str> = cases.iter().filter_map(|t| t.case.as_deref()).collect();
+    // Several old tables may merge into one new test, so the match is not consumed.
+    fresh
+        .iter()
+        .find(|candidate| {
+            let new_rows = candidate_rows(&candidate.key);
+            let shared = rows.iter().filter(|row| kept(row, &new_rows)).count();
+            shared * 2 >= rows.len().max(1) || similar_bodies(&cases[0].body, &candidate.body)
+        })
+        .map(|candidate| candidate.key.clone())
+}
+
+/// Rows of a parametrized test that are gone, when the table shrank (a row edited in place, or
+/// replaced, keeps the count and is not reported).
+fn removed_rows(cases: &[&Test], target: &str, head: &[Test]) -> Option<Candidate> {
+    let mut remaining: Vec<&str> = head
+        .iter()
+        .filter(|t| t.key == target)
+        .filter_map(|t| t.case.as_deref())
+        .collect();
+    let now = remaining.len();
+    let mut gone: Vec<&Test> = Vec::new();
+    for case in cases {
+        let row = case.case.as_deref().unwrap_or_default();
+        match remaining.iter().position(|other| *other == row) {
+            Some(index) => {
+                remaining.remove(index);
+            }
+            None => gone.push(case),
+        }
+    }
+    let first = gone.first()?;
+    if now >= cases.len() {
+        return None;
+    }
+    let listed: Vec<String> = gone
+        .iter()
+        .take(3)
+        .map(|t| format!("`{}`", t.case.as_deref().unwrap_or_default()))
+        .collect();
+    let more = if gone.len() > 3 {
+        format!(" and {} more", gone.len() - 3)
+    } else {
+        String::new()
+    };
+    let message = format!(
+        "test `{}`: {} cases → {now}; {}{more} no longer in the table",
+        first.key,
+        cases.len(),
+        listed.join(", "),
+    );
+    Some(deleted(first, first.line, first.line, message))
 }
 
 /// `None`: not a deletion of this rule's kind. `Some(None)`: a rename or edited row, silent.
@@ -119,7 +225,7 @@ fn judge_missing(
     language: Language,
     test: &Test,
     head: &[Test],
-    fresh: &mut Vec<&Test>,
+    fresh: &[Test],
 ) -> Option<Option<String>> {
     let name = &test.id;
     // Rust: the function is still there without its test attribute; skipped-test reports it.
@@ -131,43 +237,32 @@ fn judge_missing(
         return None;
     }
     // Replaced by a `.todo` placeholder: skipped-test reports it.
-    if head.iter().any(|other| other.todo && other.id == test.id) {
+    if head.iter().any(|other| other.todo && other.key == test.key) {
         return None;
     }
     // Same identity, no longer collected: the file or the class left the runner's patterns.
     if let Some(other) = head
         .iter()
-        .find(|other| other.is_test && other.id == test.id && !other.collected())
+        .find(|other| other.is_test && other.key == test.key && !other.collected())
     {
         let why = other.not_collected.clone().unwrap_or_default();
         return Some(Some(format!(
             "test `{name}` is no longer collected by the runner: {why}"
         )));
     }
-    // An edited parametrize row: the same test gained a row where it lost one.
-    if test.case.is_some()
-        && let Some(index) = fresh
-            .iter()
-            .position(|other| other.case.is_some() && other.key == test.key)
-    {
-        fresh.remove(index);
-        return Some(None);
-    }
     // A rename with the same (or nearly the same) body.
-    if test.case.is_none()
-        && let Some(index) = fresh
-            .iter()
-            .position(|other| other.case.is_none() && similar_bodies(&other.body, &test.body))
+    // Not consumed: two old tests may merge into one new one.
+    if fresh
+        .iter()
+        .any(|other| similar_bodies(&test.body, &other.body))
     {
-        fresh.remove(index);
         return Some(None);
     }
     // Renamed to something the runner does not collect (`check_foo`, `_test_foo`).
-    if test.case.is_none()
-        && !test.body.is_empty()
+    if !test.body.is_empty()
         && let Some(other) = head
             .iter()
-            .find(|other| !other.collected() && similar_bodies(&other.body, &test.body))
+            .find(|other| !other.collected() && similar_bodies(&test.body, &other.body))
     {
         let why = other
             .not_collected
@@ -178,15 +273,10 @@ fn judge_missing(
             other.key
         )));
     }
-    let message = match (&test.case, context.pair.status) {
-        (Some(case), _) => format!(
-            "case `{case}` of test `{}` was removed and is not in any other changed file",
-            test.key
-        ),
-        (None, Status::Deleted) => {
-            format!("test `{name}` was deleted with its file and does not reappear elsewhere")
-        }
-        (None, _) => format!("test `{name}` was deleted and does not reappear elsewhere"),
+    let message = if context.pair.status == Status::Deleted {
+        format!("test `{name}` was deleted with its file and does not reappear elsewhere")
+    } else {
+        format!("test `{name}` was deleted and does not reappear elsewhere")
     };
     Some(Some(message))
 }

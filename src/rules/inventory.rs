@@ -27,6 +27,9 @@ pub struct Test {
     pub line: u32,
     /// 1-based last line.
     pub end_line: u32,
+    /// 1-based first and last line of the test itself (the same as `line`..`end_line` unless
+    /// this is a case).
+    pub test_lines: (u32, u32),
     /// Byte range of the test's node.
     pub byte_range: std::ops::Range<usize>,
     /// The body, one line per line with whitespace removed, for telling renames from deletions.
@@ -40,6 +43,17 @@ pub struct Test {
 }
 
 impl Test {
+    /// The whole test, cases folded: identity = key.
+    pub fn whole(&self) -> Test {
+        Test {
+            id: self.key.clone(),
+            case: None,
+            line: self.test_lines.0,
+            end_line: self.test_lines.1,
+            ..self.clone()
+        }
+    }
+
     /// Whether the runner collects this as a test.
     pub fn collected(&self) -> bool {
         self.is_test && self.not_collected.is_none()
@@ -127,6 +141,7 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             case: None,
             line: found.line,
             end_line: found.end_line,
+            test_lines: (found.line, found.end_line),
             byte_range: found.byte_range.clone(),
             body,
             not_collected,
@@ -451,34 +466,44 @@ pub fn suite_of(key: &str) -> &str {
         .map_or("", |(suite, _)| suite)
 }
 
-/// Whether two bodies are the same test: equal, or (five lines and more) 80 % of lines shared.
-pub fn similar_bodies(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
+/// Whether `new` is the same test as `old` under another name: the bodies are equal, share
+/// at least 80 % of their tokens (Dice coefficient; identifiers and literals, so a renamed
+/// variable or an added `repr()` does not break it), or `new` contains every line of `old`
+/// (the old test merged into a larger one). Short bodies must be equal: a swap for an
+/// unrelated trivial test is a deletion.
+pub fn similar_bodies(old: &str, new: &str) -> bool {
+    if old == new {
+        return !old.is_empty();
     }
-    if a.is_empty() || b.is_empty() {
+    if old.is_empty() || new.is_empty() {
         return false;
     }
-    let pieces = |text: &str| -> Vec<String> {
-        text.split('\n')
-            .filter(|piece| !piece.is_empty())
+    let tokens = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|token| !token.is_empty())
             .map(str::to_string)
             .collect()
     };
-    let left = pieces(a);
-    let mut right = pieces(b);
-    let total = left.len().max(right.len());
-    if total < 5 {
+    let new_lines: Vec<&str> = new.split('\n').collect();
+    let contained = old
+        .split('\n')
+        .all(|line| line.len() >= 8 && new_lines.iter().any(|other| other.contains(line)));
+    if contained {
+        return true;
+    }
+    let (left, mut right) = (tokens(old), tokens(new));
+    if left.len().min(right.len()) < 8 {
         return false;
     }
+    let total = left.len() + right.len();
     let mut shared = 0;
-    for piece in &left {
-        if let Some(index) = right.iter().position(|other| other == piece) {
-            right.remove(index);
+    for token in &left {
+        if let Some(index) = right.iter().position(|other| other == token) {
+            right.swap_remove(index);
             shared += 1;
         }
     }
-    shared * 5 >= total * 4
+    shared * 2 * 5 >= total * 4
 }
 
 #[cfg(test)]
@@ -499,9 +524,18 @@ mod tests {
 
     #[test]
     fn bodies_compare_by_statements() {
-        assert!(similar_bodies("a\nb\nc\nd\ne", "a\nb\nc\nd\ne"));
-        assert!(similar_bodies("a\nb\nc\nd\ne", "a\nb\nc\nd\nx"));
-        assert!(!similar_bodies("a\nb\nc\nd\ne", "a\nx\ny\nd\nz"));
+        let old = "result=runner.invoke(cmd,[\"--foo\"])\nassertresult.output==f\"{expected}\\n\"";
+        let new =
+            "result=runner.invoke(cmd,[\"--foo\"])\nassertresult.output==f\"{expected!r}\\n\"";
+        assert!(similar_bodies(old, new));
+        assert!(similar_bodies(
+            "getattr(m,n)",
+            "withwarns():\nvalue=getattr(m,n)\nassertvalue"
+        ));
+        assert!(!similar_bodies(
+            "assertrefund(10.005)==10.01",
+            "assertrefundisnotNone"
+        ));
         assert!(!similar_bodies("a", "b"));
     }
 }
