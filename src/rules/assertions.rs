@@ -307,7 +307,20 @@ fn weak_comparison(expr: &str) -> bool {
 
 /// Operators and calls that compare against something (on text with its spaces kept).
 const COMPARISONS: &[&str] = &[
-    "==", "!=", "<", ">", " in ", " is ", "matches!", "approx(", "isclose(",
+    "==",
+    "!=",
+    "<",
+    ">",
+    " in ",
+    " is ",
+    "matches!",
+    "approx(",
+    "isclose(",
+    ".startswith(",
+    ".endswith(",
+    ".starts_with(",
+    ".ends_with(",
+    ".contains(",
 ];
 
 fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {

@@ -96,6 +96,127 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
+/// Words that say nothing about what an assertion is about.
+const STOP_WORDS: &[&str] = &[
+    "assert",
+    "not",
+    "is",
+    "in",
+    "None",
+    "True",
+    "False",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "expect",
+    "self",
+    "toBe",
+    "toEqual",
+    "await",
+    "and",
+    "or",
+    "assert_eq",
+    "assert_ne",
+    "assertEqual",
+    "assertTrue",
+    "assertFalse",
+    "to",
+    "be",
+];
+
+/// The identifiers and literals an assertion talks about.
+fn subject_tokens(assertion: &Assertion) -> Vec<&str> {
+    assertion
+        .norm
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|token| !token.is_empty() && !STOP_WORDS.contains(token))
+        .collect()
+}
+
+/// How alike two assertions' subjects are: shared tokens over all distinct tokens, in
+/// thousandths (0 = nothing shared), so a close rewrite beats a long unrelated check that
+/// happens to mention the same variable.
+fn shared_tokens(old: &Assertion, new: &Assertion) -> usize {
+    let mut old_tokens = subject_tokens(old);
+    let mut new_tokens = subject_tokens(new);
+    old_tokens.sort_unstable();
+    old_tokens.dedup();
+    new_tokens.sort_unstable();
+    new_tokens.dedup();
+    let shared = old_tokens.iter().filter(|t| new_tokens.contains(t)).count();
+    let union = old_tokens.len() + new_tokens.len() - shared;
+    (shared * 1000).checked_div(union).unwrap_or(0)
+}
+
+/// Removed and added assertions paired: first the pairs of the same family that share the
+/// most subject tokens (`assert x == 42` ↔ `assert x`), then leftover raise checks and
+/// `expect.assertions` with each other, then leftovers with trivially true additions. An
+/// unrelated replacement is not a pair: it is judged by the count.
+fn pair<'a>(
+    removed: &[&'a Assertion],
+    added: &[&'a Assertion],
+) -> (
+    Vec<(&'a Assertion, &'a Assertion)>,
+    Vec<&'a Assertion>,
+    Vec<&'a Assertion>,
+) {
+    let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, old) in removed.iter().enumerate() {
+        for (j, new) in added.iter().enumerate() {
+            let shared = shared_tokens(old, new);
+            if old.family == new.family && shared > 0 {
+                scored.push((shared, i, j));
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut old_used = vec![false; removed.len()];
+    let mut new_used = vec![false; added.len()];
+    let mut pairs = Vec::new();
+    let take =
+        |i: usize, j: usize, pairs: &mut Vec<_>, old_used: &mut [bool], new_used: &mut [bool]| {
+            old_used[i] = true;
+            new_used[j] = true;
+            pairs.push((removed[i], added[j]));
+        };
+    for (_, i, j) in scored {
+        if !old_used[i] && !new_used[j] {
+            take(i, j, &mut pairs, &mut old_used, &mut new_used);
+        }
+    }
+    for i in 0..removed.len() {
+        if old_used[i] {
+            continue;
+        }
+        let fits = |new: &Assertion| match removed[i].family {
+            Family::Check => new.strength == 0,
+            family => new.family == family,
+        };
+        if let Some(j) = (0..added.len()).find(|j| !new_used[*j] && fits(added[*j])) {
+            take(i, j, &mut pairs, &mut old_used, &mut new_used);
+        }
+    }
+    let left_old = (0..removed.len())
+        .filter(|i| !old_used[*i])
+        .map(|i| removed[i])
+        .collect();
+    let left_new = (0..added.len())
+        .filter(|j| !new_used[*j])
+        .map(|j| added[j])
+        .collect();
+    (pairs, left_old, left_new)
+}
+
+/// What a removed check on an error (`result.exception`, `exit_code`) is, when the change
+/// replaced result inspection by a raise check (`pytest.raises(.., match=..)`).
+fn about_errors(assertion: &Assertion) -> bool {
+    let text = assertion.norm.to_lowercase();
+    ["exception", "exit_code", "error", "warn", "raise", "throw"]
+        .iter()
+        .any(|word| text.contains(word))
+}
+
 /// What got weaker in one test, as one candidate.
 fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
     let mut removed: Vec<&Assertion> = before.iter().collect();
@@ -118,16 +239,8 @@ fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candi
     // Base-side location (a removal) wins over a head-side one.
     let mut base_line: Option<u32> = None;
     let mut head_line: Option<u32> = None;
-    let mut unpaired: Vec<&Assertion> = Vec::new();
-    for old in removed {
-        let partner = added.iter().position(|new| new.family == old.family);
-        let Some(index) = partner else {
-            if old.strength > 0 {
-                unpaired.push(old);
-            }
-            continue;
-        };
-        let new = added.remove(index);
+    let (pairs, left_old, left_new) = pair(&removed, &added);
+    for (old, new) in pairs {
         let weaker = match old.family {
             Family::Count => new.count.unwrap_or(0) < old.count.unwrap_or(0),
             _ => new.strength < old.strength,
@@ -152,16 +265,32 @@ fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candi
             head_line.get_or_insert(new.line);
         }
     }
-    for new in added.iter().filter(|a| a.strength == 0) {
+    for new in left_new.iter().filter(|a| a.strength == 0) {
         reasons.push(format!("trivially true `{}` added", new.text));
         head_line.get_or_insert(new.line);
     }
+    let count = |list: &[Assertion]| {
+        list.iter()
+            .filter(|a| a.strength > 0 && a.family != Family::Count)
+            .count()
+    };
+    let (was, now) = (count(before), count(after));
+    // A new raise check that pins the error (type and message) covers removed checks that
+    // inspected the error by hand.
+    let raise_checks = left_new
+        .iter()
+        .filter(|a| a.family == Family::Raises && a.strength >= 2)
+        .count();
+    let mut unpaired: Vec<&Assertion> = left_old
+        .into_iter()
+        .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
+        .collect();
+    // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
+    // check is always reported.
+    if now >= was {
+        unpaired.retain(|a| a.family == Family::Raises);
+    }
     if !unpaired.is_empty() {
-        let count = |list: &[Assertion]| {
-            list.iter()
-                .filter(|a| a.strength > 0 && a.family != Family::Count)
-                .count()
-        };
         let listed: Vec<String> = unpaired
             .iter()
             .take(3)
@@ -172,7 +301,6 @@ fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candi
         } else {
             String::new()
         };
-        let (was, now) = (count(before), count(after));
         let prefix = if now < was {
             format!("{was} {} → {now}; ", plural(was))
         } else {
