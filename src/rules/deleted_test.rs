@@ -2,7 +2,7 @@
 
 use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
-use super::inventory::{self, Test, similar_bodies};
+use super::inventory::{self, Test, contains_body, similar_bodies};
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -250,11 +250,14 @@ fn judge_missing(
             "test `{name}` is no longer collected by the runner: {why}"
         )));
     }
-    // A rename with the same (or nearly the same) body.
-    // Not consumed: two old tests may merge into one new one.
+    // A rename with the same (or nearly the same) body, or the body merged into another
+    // test. Not consumed: two old tests may merge into one new one.
     if fresh
         .iter()
         .any(|other| similar_bodies(&test.body, &other.body))
+        || head.iter().any(|other| {
+            other.collected() && other.key != test.key && contains_body(&test.body, &other.body)
+        })
     {
         return Some(None);
     }

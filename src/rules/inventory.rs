@@ -466,11 +466,45 @@ pub fn suite_of(key: &str) -> &str {
         .map_or("", |(suite, _)| suite)
 }
 
+/// Whether `new` carries on the test `old`: `new` has the lines of `old` (all of them when
+/// `old` is under five lines, else 80 %), so `old` was extended or merged into `new`. Lines
+/// under eight characters (`}`, `pass`) neither count nor help.
+pub fn contains_body(old: &str, new: &str) -> bool {
+    let new_lines: Vec<&str> = new.split('\n').collect();
+    let old_lines: Vec<&str> = old.split('\n').filter(|line| line.len() >= 8).collect();
+    if old_lines.is_empty() {
+        return false;
+    }
+    let kept = old_lines
+        .iter()
+        .filter(|line| new_lines.iter().any(|other| other.contains(*line)))
+        .count();
+    if old_lines.len() < 5 {
+        kept == old_lines.len()
+    } else {
+        kept * 5 >= old_lines.len() * 4
+    }
+}
+
+/// The head test that carries on the base test `old` under another identity: a test new in
+/// this file with a similar body (a rename), else any other test that now contains its body
+/// (a merge). The rename is preferred because its assertions can be compared one to one.
+pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option<&'h Test> {
+    let others = || {
+        head.iter()
+            .filter(move |test| test.collected() && test.key != old.key)
+    };
+    others()
+        .filter(|test| !base_keys.contains(&test.key.as_str()))
+        .find(|test| similar_bodies(&old.body, &test.body))
+        .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
+}
+
 /// Whether `new` is the same test as `old` under another name: the bodies are equal, share
 /// at least 80 % of their tokens (Dice coefficient; identifiers and literals, so a renamed
-/// variable or an added `repr()` does not break it), or `new` contains every line of `old`
-/// (the old test merged into a larger one). Short bodies must be equal: a swap for an
-/// unrelated trivial test is a deletion.
+/// variable or an added `repr()` does not break it), or `new` holds the lines of `old`
+/// ([`contains_body`]). Short bodies must be equal: a swap for an unrelated trivial test is
+/// a deletion.
 pub fn similar_bodies(old: &str, new: &str) -> bool {
     if old == new {
         return !old.is_empty();
@@ -484,11 +518,7 @@ pub fn similar_bodies(old: &str, new: &str) -> bool {
             .map(str::to_string)
             .collect()
     };
-    let new_lines: Vec<&str> = new.split('\n').collect();
-    let contained = old
-        .split('\n')
-        .all(|line| line.len() >= 8 && new_lines.iter().any(|other| other.contains(line)));
-    if contained {
+    if contains_body(old, new) {
         return true;
     }
     let (left, mut right) = (tokens(old), tokens(new));

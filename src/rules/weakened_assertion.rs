@@ -61,37 +61,55 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     }
     let base_tests = inventory::tests(context, Side::Base);
     let head_tests = inventory::tests(context, Side::Head);
-    let collected = |tests: &[Test]| -> HashSet<String> {
-        tests
-            .iter()
-            .filter(|test| test.collected())
-            .map(|test| test.key.clone())
-            .collect()
-    };
-    let head_keys = collected(&head_tests);
-    let surviving: Vec<&Test> = base_tests
+    let head_keys: HashSet<&str> = head_tests
         .iter()
-        .filter(|test| test.collected() && head_keys.contains(&test.key))
+        .filter(|test| test.collected())
+        .map(|test| test.key.as_str())
         .collect();
-    if surviving.is_empty() {
-        return;
-    }
-    let head_surviving: Vec<&Test> = head_tests
+    let base_keys: Vec<&str> = base_tests
         .iter()
-        .filter(|test| test.collected() && surviving.iter().any(|b| b.key == test.key))
+        .filter(|test| test.collected())
+        .map(|test| test.key.as_str())
         .collect();
-    let base = assertions::by_test(context, Side::Base, &surviving);
-    let head = assertions::by_test(context, Side::Head, &head_surviving);
-    let mut done = HashSet::new();
-    for test in surviving {
-        if !done.insert(test.key.clone()) {
+    // (base test, head key): the same identity, or the test it was renamed to (so a rename
+    // does not hide a weakening; merges into an existing test are compared there).
+    let mut pairs: Vec<(&Test, String)> = Vec::new();
+    for test in base_tests.iter().filter(|test| test.collected()) {
+        if pairs.iter().any(|(seen, _)| seen.key == test.key) {
             continue;
         }
-        let (Some(before), Some(after)) = (base.get(&test.key), head.get(&test.key)) else {
+        if head_keys.contains(test.key.as_str()) {
+            pairs.push((test, test.key.clone()));
+        } else if let Some(next) = inventory::successor(test, &head_tests, &base_keys)
+            && !base_keys.contains(&next.key.as_str())
+        {
+            pairs.push((test, next.key.clone()));
+        }
+    }
+    if pairs.is_empty() {
+        return;
+    }
+    let base_side: Vec<&Test> = pairs.iter().map(|(test, _)| *test).collect();
+    let head_side: Vec<&Test> = head_tests
+        .iter()
+        .filter(|test| test.collected() && pairs.iter().any(|(_, key)| *key == test.key))
+        .collect();
+    let base = assertions::by_test(context, Side::Base, &base_side);
+    let head = assertions::by_test(context, Side::Head, &head_side);
+    for (test, head_key) in &pairs {
+        let (Some(before), Some(after)) = (base.get(&test.key), head.get(head_key)) else {
             continue;
         };
-        if let Some(candidate) = compare(&test.key, before, after) {
-            out.candidates.push(candidate);
+        let name = if test.key == *head_key {
+            format!("`{}`", test.key)
+        } else {
+            format!("`{}` (renamed to `{head_key}`)", test.key)
+        };
+        if let Some(candidate) = compare(&name, before, after) {
+            out.candidates.push(Candidate {
+                key: test.key.clone(),
+                ..candidate
+            });
         }
     }
 }
@@ -218,7 +236,7 @@ fn about_errors(assertion: &Assertion) -> bool {
 }
 
 /// What got weaker in one test, as one candidate.
-fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
+fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
     let mut removed: Vec<&Assertion> = before.iter().collect();
     let mut added: Vec<&Assertion> = Vec::new();
     for assertion in after {
@@ -322,8 +340,8 @@ fn compare(key: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candi
         line,
         end_line: line,
         severity: Severity::Error,
-        message: format!("`{key}`: {}", reasons.join("; ")),
-        key: key.to_string(),
+        message: format!("{label}: {}", reasons.join("; ")),
+        key: String::new(),
         moved: None,
     })
 }
