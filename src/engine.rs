@@ -44,7 +44,7 @@ pub struct TestSummary {
     pub base: usize,
     /// Tests in the changed files at head.
     pub head: usize,
-    /// Tests only in head.
+    /// Net new tests: `base - deleted + added = head` (renamed and moved tests count in neither).
     pub added: usize,
     /// Tests only in base (reported by `deleted-test`).
     pub deleted: usize,
@@ -131,7 +131,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
 
 /// The inventory delta over the changed files. `deleted` and `skipped` count what the two
 /// rules judged (so moves and renames are not deletions); when a rule is off, `deleted` falls
-/// back to identities missing from every head, and `skipped` is 0.
+/// back to identities missing from every head, and `skipped` is 0. `added` is the net growth
+/// once deletions are accounted for.
 fn test_summary(
     results: &[FileResult],
     judged: &HashMap<&str, usize>,
@@ -158,10 +159,15 @@ fn test_summary(
     } else {
         base.difference(&head).count()
     };
+    let base_count: usize = inventories.iter().map(|tests| tests.1.len()).sum();
+    let head_count: usize = inventories.iter().map(|tests| tests.2.len()).sum();
+    // Net new tests, so that `base - deleted + added = head`: a renamed or moved test is
+    // neither deleted nor added.
+    let added = (head_count + deleted).saturating_sub(base_count);
     Some(TestSummary {
-        base: inventories.iter().map(|tests| tests.1.len()).sum(),
-        head: inventories.iter().map(|tests| tests.2.len()).sum(),
-        added: head.difference(&base).count(),
+        base: base_count,
+        head: head_count,
+        added,
         deleted,
         skipped: judged.get("skipped-test").copied().unwrap_or(0),
     })

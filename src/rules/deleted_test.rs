@@ -20,7 +20,9 @@ declare_rule! {
     /// - a test taken out of the runner's collection: `test_foo` renamed to `check_foo` or
     ///   `_test_foo`, a `Test*` class renamed to a name pytest ignores (or given `__init__`), a
     ///   test file renamed out of the runner's patterns (`test_x.py` → `x.py`,
-    ///   `a.test.ts` → `a.ts`).
+    ///   `a.test.ts` → `a.ts`);
+    /// - a Rust `#[cfg(test)] mod tests;` declaration removed (the module's file may be
+    ///   untouched, but its tests no longer compile).
     ///
     /// The finding sits on the base side, at the test's line in base.
     /// ## Why it matters
@@ -35,7 +37,10 @@ declare_rule! {
     ///   within the runner's patterns, a whole suite moved between files.
     /// - A test renamed with an unchanged or near-identical body (a rename, not a deletion).
     /// - Parametrize rows reordered, or a row edited in place (the table keeps its size).
-    /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`).
+    /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`), and a
+    ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
+    ///   `cargo test`).
+    /// - A test merged into another test that now contains its body.
     ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
     /// Runner configuration (`python_files`, `testMatch`, ...) is not read: the runners'
@@ -90,6 +95,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         if !fresh.iter().any(|other| other.key == test.key) {
             fresh.push(test.whole());
         }
+    }
+    if language == Language::Rust {
+        removed_test_modules(context, out);
     }
     let mut seen: HashSet<&str> = HashSet::new();
     for test in &base {
@@ -158,11 +166,15 @@ fn renamed_table(cases: &[&Test], head: &[Test], fresh: &[Test]) -> Option<Strin
             .filter_map(|t| t.case.as_deref())
             .collect()
     };
-    // A row counts as kept when it is a row of the new table or inside one (a column added).
+    // A row counts as kept when it is a row of the new table, inside one (a row merged into a
+    // wider table), or the start of one (a column appended: `(1,2)` → `(1,2,3)`).
     let kept = |row: &str, new_rows: &[&str]| {
-        new_rows
-            .iter()
-            .any(|new| *new == row || (row.len() >= 3 && new.contains(row)))
+        let open = row.trim_end_matches([')', ']']);
+        new_rows.iter().any(|new| {
+            *new == row
+                || (row.len() >= 3 && new.contains(row))
+                || (open.len() >= 3 && open.len() < row.len() && new.starts_with(open))
+        })
     };
     let rows: Vec<&str> = cases.iter().filter_map(|t| t.case.as_deref()).collect();
     // Several old tables may merge into one new test, so the match is not consumed.
@@ -290,5 +302,63 @@ fn runner_names(language: Language) -> &'static str {
         Language::Python => "pytest and unittest collect only `test*` functions",
         Language::Rust => "it has no test attribute",
         _ => "it is not an `it`/`test` call",
+    }
+}
+
+/// Rust: a test module declared as `#[cfg(test)] mod tests;` (its tests in their own file)
+/// whose declaration the change removed. The module's file may be untouched, so its tests are
+/// not in the change set at all: the removed `mod` line is the only evidence.
+fn removed_test_modules(context: &FileContext<'_>, out: &mut Output) {
+    let declared = |side: Side| -> Vec<(String, u32)> {
+        let (Some(parsed), Some(text)) = (context.parsed(side), context.side(side)) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        collect_test_mods(parsed.tree.root_node(), text.text, &mut found);
+        found
+    };
+    let head = declared(Side::Head);
+    for (name, line) in declared(Side::Base) {
+        if head.iter().any(|(other, _)| *other == name) {
+            continue;
+        }
+        out.candidates.push(Candidate {
+            side: Side::Base,
+            line,
+            end_line: line,
+            severity: Severity::Error,
+            message: format!(
+                "test module `{name}` is no longer declared: the tests in its file no longer compile or run"
+            ),
+            key: format!("mod {name}"),
+            moved: None,
+        });
+    }
+}
+
+/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module.
+fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        if child.kind() == "mod_item" {
+            if child.child_by_field_name("body").is_none() {
+                let name = child
+                    .child_by_field_name("name")
+                    .and_then(|name| source.get(name.byte_range()))
+                    .unwrap_or_default();
+                let cfg_test = child.prev_named_sibling().is_some_and(|attribute| {
+                    attribute.kind() == "attribute_item"
+                        && source
+                            .get(attribute.byte_range())
+                            .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
+                });
+                if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
+                    let line = u32::try_from(child.start_position().row).unwrap_or(0) + 1;
+                    out.push((name.to_string(), line));
+                }
+            }
+            continue;
+        }
+        collect_test_mods(child, source, out);
     }
 }
