@@ -3,4 +3,5 @@
 
 mod cli;
 mod fixtures;
+mod inventory;
 mod support;
