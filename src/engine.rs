@@ -226,8 +226,9 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
     result
 }
 
-/// Applies the cross-file facts: drops a candidate that some changed file's base already had
-/// (a moved test that was skipped before), and raises one whose test existed in another file.
+/// Applies the cross-file facts: drops a candidate that some changed file already explains (a
+/// moved test that was skipped before; a deleted test that lives on in another file's head,
+/// under its name or, via `also`, its body), and raises one whose test existed in another file.
 fn judge_across_files(
     rule: &Rule,
     mut candidate: Candidate,
@@ -236,18 +237,19 @@ fn judge_across_files(
     let Some(moved) = candidate.moved.take() else {
         return Some(candidate);
     };
-    let fact = |fact: FactRef| {
+    let fact_for = |fact: FactRef, key: &str| {
         facts
-            .get(&(
-                rule.id,
-                fact.side,
-                fact.name,
-                moved.family,
-                moved.key.as_str(),
-            ))
+            .get(&(rule.id, fact.side, fact.name, moved.family, key))
             .copied()
     };
-    if fact(moved.already).is_some_and(|base| base >= candidate.severity) {
+    let fact = |fact: FactRef| fact_for(fact, moved.key.as_str());
+    let drops = |found: Option<Severity>| found.is_some_and(|other| other >= candidate.severity);
+    if drops(fact(moved.already))
+        || moved
+            .also
+            .iter()
+            .any(|(other, key)| drops(fact_for(*other, key)))
+    {
         return None;
     }
     if let Some((name, severity, message)) = moved.existed

@@ -57,6 +57,9 @@ pub struct Moved {
     /// Fact meaning "this test existed in base"; when present, the candidate is raised to
     /// `existed_severity` with `existed_message`.
     pub existed: Option<(FactRef, Severity, String)>,
+    /// Other facts, each under its own key, that drop the candidate like `already` does
+    /// (deleted-test: the test's body, under another name, in another file's head).
+    pub also: Vec<(FactRef, String)>,
 }
 
 /// Names a kind of fact on one side of the change.

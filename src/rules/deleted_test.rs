@@ -80,6 +80,19 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         key: key.to_string(),
         severity: Severity::Error,
     }));
+    // And each body, so a test moved to another file under a new name is not a deletion.
+    let bodies: BTreeSet<String> = head
+        .iter()
+        .filter(|test| test.collected() && !test.body.is_empty())
+        .map(|test| body_key(&test.body))
+        .collect();
+    out.facts.extend(bodies.into_iter().map(|key| Fact {
+        side: Side::Head,
+        name: "body",
+        family,
+        key,
+        severity: Severity::Error,
+    }));
     let collected =
         |tests: &[Test]| -> Vec<Test> { tests.iter().filter(|t| t.collected()).cloned().collect() };
     let (base, head_collected) = (collected(&base), collected(&head));
@@ -121,12 +134,18 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             whole_missing(context, language, test, &head, &fresh)
         };
         if let Some(candidate) = candidate {
+            let also = if test.case.is_none() && !test.body.is_empty() {
+                vec![(FactRef::head("body"), body_key(&test.body))]
+            } else {
+                Vec::new()
+            };
             out.candidates.push(Candidate {
                 moved: Some(Moved {
                     family,
                     key: candidate.key.clone(),
                     already: FactRef::head("test"),
                     existed: None,
+                    also,
                 }),
                 ..candidate
             });
@@ -273,6 +292,10 @@ fn judge_missing(
     {
         return Some(None);
     }
+    // Turned into a row of a parametrized test: its literals now sit in one row.
+    if became_row(test, head) {
+        return Some(None);
+    }
     // Renamed to something the runner does not collect (`check_foo`, `_test_foo`).
     if !test.body.is_empty()
         && let Some(other) = head
@@ -361,4 +384,50 @@ fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(S
         }
         collect_test_mods(child, source, out);
     }
+}
+
+/// Whether the literals of `test` (at least two strings of three characters or more) now sit
+/// in one row of a parametrized test: the test was folded into a table.
+fn became_row(test: &Test, head: &[Test]) -> bool {
+    let literals = string_literals(&test.body);
+    if literals.len() < 2 {
+        return false;
+    }
+    head.iter()
+        .filter(|other| other.collected() && other.key != test.key)
+        .filter_map(|other| other.case.as_deref())
+        .any(|row| {
+            let found = literals
+                .iter()
+                .filter(|literal| row.contains(*literal))
+                .count();
+            found * 5 >= literals.len() * 4
+        })
+}
+
+/// Distinct quoted strings (three characters or more) in a whitespace-free body.
+fn string_literals(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut chars = body.char_indices();
+    while let Some((start, c)) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let Some((end, _)) = chars
+            .by_ref()
+            .find(|(_, other)| *other == c || *other == '\n')
+        else {
+            break;
+        };
+        let literal = &body[start + 1..end];
+        if literal.chars().count() >= 3 && !out.iter().any(|seen| seen == literal) {
+            out.push(literal.to_string());
+        }
+    }
+    out
+}
+
+/// The cross-file key of a test body.
+fn body_key(body: &str) -> String {
+    crate::finding::stable_hash(&[body])
 }

@@ -88,6 +88,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 key: found.key.clone(),
                 already: FactRef::base("focused"),
                 existed: None,
+                also: Vec::new(),
             }),
         });
     }

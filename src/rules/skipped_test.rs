@@ -129,6 +129,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 key: key.to_string(),
                 already: FactRef::base("skipped"),
                 existed: Some((FactRef::base("test"), judged.severity, existing_message)),
+                also: Vec::new(),
             }),
         });
     }

@@ -19,7 +19,8 @@ declare_rule! {
     ///   `expect(true).toBe(true)`, `assert x == x`;
     /// - `expect.assertions(n)` lowered;
     /// - `pytest.raises`/`toThrow`/`#[should_panic(expected = ..)]` dropped or loosened (the
-    ///   message or the specific error no longer checked);
+    ///   message or the specific error no longer checked); a dropped `pytest.warns` alone is
+    ///   a warning (deprecation checks go away with API migrations);
     /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
     ///
@@ -308,6 +309,12 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     if now >= was {
         unpaired.retain(|a| a.family == Family::Raises);
     }
+    // A dropped warning check (`pytest.warns(DeprecationWarning)`) usually goes with an API
+    // migration: weaker evidence than a dropped value or raise check.
+    let only_warnings = !unpaired.is_empty()
+        && unpaired
+            .iter()
+            .all(|a| a.family == Family::Raises && a.norm.to_lowercase().contains("warn"));
     if !unpaired.is_empty() {
         let listed: Vec<String> = unpaired
             .iter()
@@ -330,6 +337,11 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     if reasons.is_empty() {
         return None;
     }
+    let severity = if only_warnings && reasons.len() == 1 {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
     let (side, line) = match (base_line, head_line) {
         (Some(line), _) => (Side::Base, line),
         (None, Some(line)) => (Side::Head, line),
@@ -339,7 +351,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         side,
         line,
         end_line: line,
-        severity: Severity::Error,
+        severity,
         message: format!("{label}: {}", reasons.join("; ")),
         key: String::new(),
         moved: None,
