@@ -80,12 +80,18 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         key: key.to_string(),
         severity: Severity::Error,
     }));
-    // And each body, so a test moved to another file under a new name is not a deletion.
-    let bodies: BTreeSet<String> = head
+    // And each body's line prefixes, so a test moved to another file under a new name (and
+    // perhaps extended at the end) is not a deletion.
+    let mut bodies: BTreeSet<String> = BTreeSet::new();
+    for test in head
         .iter()
         .filter(|test| test.collected() && !test.body.is_empty())
-        .map(|test| body_key(&test.body))
-        .collect();
+    {
+        let lines: Vec<&str> = test.body.split('\n').collect();
+        for end in 1..=lines.len() {
+            bodies.insert(body_key(&lines[..end].join("\n")));
+        }
+    }
     out.facts.extend(bodies.into_iter().map(|key| Fact {
         side: Side::Head,
         name: "body",
@@ -386,8 +392,8 @@ fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(S
     }
 }
 
-/// Whether the literals of `test` (at least two strings of three characters or more) now sit
-/// in one row of a parametrized test: the test was folded into a table.
+/// Whether the literals of `test` (at least two strings of three characters or more, half of
+/// them) now sit in one row of a parametrized test: the test was folded into a table.
 fn became_row(test: &Test, head: &[Test]) -> bool {
     let literals = string_literals(&test.body);
     if literals.len() < 2 {
@@ -401,7 +407,8 @@ fn became_row(test: &Test, head: &[Test]) -> bool {
                 .iter()
                 .filter(|literal| row.contains(*literal))
                 .count();
-            found * 5 >= literals.len() * 4
+            // Half: the inputs stay, expected values may change with the behaviour.
+            found * 2 >= literals.len()
         })
 }
 
