@@ -9,7 +9,9 @@
 use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
-use crate::rules::{ALL_RULES, Candidate, ChangeOutput, Fact, FileContext, Output, Rule};
+use crate::rules::{
+    ALL_RULES, Candidate, ChangeOutput, Fact, FactRef, FileContext, Output, Rule, inventory,
+};
 use crate::suppress;
 use crate::text::line_slice;
 use rayon::prelude::*;
@@ -44,7 +46,7 @@ pub struct TestSummary {
     pub base: usize,
     /// Tests in the changed files at head.
     pub head: usize,
-    /// Tests only in head.
+    /// Net new tests: `base - deleted + added = head` (renamed and moved tests count in neither).
     pub added: usize,
     /// Tests only in base (reported by `deleted-test`).
     pub deleted: usize,
@@ -52,10 +54,15 @@ pub struct TestSummary {
     pub skipped: usize,
 }
 
+/// Cross-file facts: (rule, side, fact name, language family, key) → strongest severity.
+type FactTable<'a> = HashMap<(&'a str, Side, &'a str, &'a str, &'a str), Severity>;
+
 struct FileResult {
     candidates: Vec<(&'static Rule, Candidate)>,
     facts: Vec<(&'static str, Fact)>,
     notes: Vec<Note>,
+    /// Collected test ids per side, with the language family, for the inventory summary.
+    tests: Option<(&'static str, Vec<String>, Vec<String>)>,
 }
 
 /// Analyses a change set under a policy.
@@ -83,11 +90,11 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .map(|pair| analyze_file(pair, &rules))
         .collect();
 
-    let mut facts: HashMap<(&str, &str, &str, &str), Severity> = HashMap::new();
+    let mut facts: FactTable = HashMap::new();
     for result in &results {
         for (rule, fact) in &result.facts {
             let entry = facts
-                .entry((rule, fact.name, fact.family, fact.key.as_str()))
+                .entry((rule, fact.side, fact.name, fact.family, fact.key.as_str()))
                 .or_insert(fact.severity);
             *entry = (*entry).max(fact.severity);
         }
@@ -95,12 +102,14 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
 
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = change.notes.clone();
+    let mut judged: HashMap<&str, usize> = HashMap::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
         for (rule, candidate) in &result.candidates {
             let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
                 continue;
             };
+            *judged.entry(rule.id).or_default() += 1;
             if let Some(finding) = to_finding(rule, candidate, pair, policy) {
                 findings.push(finding);
             }
@@ -137,7 +146,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes,
         files_scanned: pairs.len(),
         blocking,
-        tests: None,
+        tests: test_summary(&results, &judged, &rules),
     }
 }
 
@@ -174,11 +183,56 @@ pub fn append(
         .count();
 }
 
+/// The inventory delta over the changed files. `deleted` and `skipped` count what the two
+/// rules judged (so moves and renames are not deletions); when a rule is off, `deleted` falls
+/// back to identities missing from every head, and `skipped` is 0. `added` is the net growth
+/// once deletions are accounted for.
+fn test_summary(
+    results: &[FileResult],
+    judged: &HashMap<&str, usize>,
+    rules: &[&'static Rule],
+) -> Option<TestSummary> {
+    let inventories: Vec<_> = results.iter().filter_map(|r| r.tests.as_ref()).collect();
+    if inventories.is_empty() {
+        return None;
+    }
+    let side = |head: bool| {
+        inventories
+            .iter()
+            .flat_map(|tests| {
+                let ids = if head { &tests.2 } else { &tests.1 };
+                ids.iter().map(|id| (tests.0, id.as_str()))
+            })
+            .collect::<std::collections::HashSet<_>>()
+    };
+    let base = side(false);
+    let head = side(true);
+    let enabled = |id: &str| rules.iter().any(|rule| rule.id == id);
+    let deleted = if enabled("deleted-test") {
+        judged.get("deleted-test").copied().unwrap_or(0)
+    } else {
+        base.difference(&head).count()
+    };
+    let base_count: usize = inventories.iter().map(|tests| tests.1.len()).sum();
+    let head_count: usize = inventories.iter().map(|tests| tests.2.len()).sum();
+    // Net new tests, so that `base - deleted + added = head`: a renamed or moved test is
+    // neither deleted nor added.
+    let added = (head_count + deleted).saturating_sub(base_count);
+    Some(TestSummary {
+        base: base_count,
+        head: head_count,
+        added,
+        deleted,
+        skipped: judged.get("skipped-test").copied().unwrap_or(0),
+    })
+}
+
 fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),
         facts: Vec::new(),
         notes: Vec::new(),
+        tests: None,
     };
     if let Some(reason) = pair.skip_reason() {
         result.notes.push(Note {
@@ -207,6 +261,13 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
             .facts
             .extend(output.facts.into_iter().map(|fact| (rule.id, fact)));
     }
+    if let Some(language) = context.language {
+        let base = inventory::collected_ids(&context, Side::Base);
+        let head = inventory::collected_ids(&context, Side::Head);
+        if !base.is_empty() || !head.is_empty() {
+            result.tests = Some((language.family(), base, head));
+        }
+    }
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {
             path: pair.path().to_string(),
@@ -219,22 +280,30 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
     result
 }
 
-/// Applies the cross-file facts: drops a candidate that some changed file's base already had
-/// (a moved test that was skipped before), and raises one whose test existed in another file.
+/// Applies the cross-file facts: drops a candidate that some changed file already explains (a
+/// moved test that was skipped before; a deleted test that lives on in another file's head,
+/// under its name or, via `also`, its body), and raises one whose test existed in another file.
 fn judge_across_files(
     rule: &Rule,
     mut candidate: Candidate,
-    facts: &HashMap<(&str, &str, &str, &str), Severity>,
+    facts: &FactTable,
 ) -> Option<Candidate> {
     let Some(moved) = candidate.moved.take() else {
         return Some(candidate);
     };
-    let fact = |name: &str| {
+    let fact_for = |fact: FactRef, key: &str| {
         facts
-            .get(&(rule.id, name, moved.family, moved.key.as_str()))
+            .get(&(rule.id, fact.side, fact.name, moved.family, key))
             .copied()
     };
-    if fact(moved.already).is_some_and(|base| base >= candidate.severity) {
+    let fact = |fact: FactRef| fact_for(fact, moved.key.as_str());
+    let drops = |found: Option<Severity>| found.is_some_and(|other| other >= candidate.severity);
+    if drops(fact(moved.already))
+        || moved
+            .also
+            .iter()
+            .any(|(other, key)| drops(fact_for(*other, key)))
+    {
         return None;
     }
     if let Some((name, severity, message)) = moved.existed

@@ -44,7 +44,10 @@ fn a_new_skip_blocks_with_exit_1_and_contract_json() {
     assert!(finding["message"].as_str().unwrap().contains("test_adds"));
     assert_eq!(
         report["summary"],
-        serde_json::json!({"files_scanned": 1, "findings": 1, "blocking": 1})
+        serde_json::json!({
+            "files_scanned": 1, "findings": 1, "blocking": 1,
+            "tests": {"base": 2, "head": 2, "added": 0, "deleted": 0, "skipped": 1}
+        })
     );
     assert_eq!(finding.as_object().unwrap().len(), 8);
     let text = stdout(&output);

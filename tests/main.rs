@@ -4,4 +4,5 @@
 mod cli;
 mod fixtures;
 mod github;
+mod inventory;
 mod support;

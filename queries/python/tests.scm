@@ -6,7 +6,8 @@
 ;   @finding  required  the definition
 ;   @key      required  its name
 ; properties (#set!):
-;   kind  test | suite
+;   kind  test | suite | function (every function, so a test renamed out of the runner can be
+;         told from a deleted one)
 
 ((function_definition name: (identifier) @key) @finding
  (#match? @key "^test")
@@ -15,3 +16,6 @@
 ((class_definition name: (identifier) @key) @finding
  (#match? @key "^Test|Tests?$")
  (#set! kind "suite"))
+
+((function_definition name: (identifier) @key) @finding
+ (#set! kind "function"))

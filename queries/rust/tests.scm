@@ -1,7 +1,7 @@
 ; rule: (shared) the test inventory, read by skipped-test
 ; language: rust
 ; matches: functions carrying a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`,
-;   `#[test_case(..)]`, `#[quickcheck]`, ...) as kind test, and every other function as kind
+;   `#[test_case(..)]`, `#[quickcheck]`, ...) and `proptest!` functions as kind test, and every other function as kind
 ;   function, so a removed `#[test]` can be told from a removed function.
 ; captures:
 ;   @finding  required  the function
@@ -20,3 +20,11 @@
 
 ((function_item name: (identifier) @key) @finding
  (#set! kind "function"))
+
+; Tests inside `proptest! { #[test] fn name(..) { .. } }`: the macro body is a token tree, so the
+; function is the identifier after the `fn` token. The name is both key and finding.
+((macro_invocation
+   macro: (identifier) @_macro
+   (token_tree "fn" . (identifier) @key @finding))
+ (#eq? @_macro "proptest")
+ (#set! kind "test"))

@@ -42,24 +42,63 @@ pub struct Candidate {
 }
 
 /// Cross-file judgement for a candidate: tests move between files, so "already skipped in
-/// base" and "existed in base" must look at every changed file, not only this one.
+/// base", "existed in base" and "still exists in head" must look at every changed file, not
+/// only this one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moved {
     /// The key in the cross-file fact table: language family and qualified name.
     pub family: &'static str,
     /// Qualified name, as in [`Candidate::key`].
     pub key: String,
-    /// Fact meaning "already like this in base"; a base fact of at least the candidate's
-    /// severity drops the candidate.
-    pub already: &'static str,
+    /// Fact meaning "already like this"; a fact of at least the candidate's severity drops the
+    /// candidate (skipped-test: skipped in some base file; deleted-test: the test exists in
+    /// some head file).
+    pub already: FactRef,
     /// Fact meaning "this test existed in base"; when present, the candidate is raised to
     /// `existed_severity` with `existed_message`.
-    pub existed: Option<(&'static str, Severity, String)>,
+    pub existed: Option<(FactRef, Severity, String)>,
+    /// Other facts, each under its own key, that drop the candidate like `already` does
+    /// (deleted-test: the test's body, under another name, in another file's head).
+    pub also: Vec<(FactRef, String)>,
 }
 
-/// Something true of a base file that other files' candidates may depend on.
+/// Names a kind of fact on one side of the change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FactRef {
+    /// The side the fact describes.
+    pub side: Side,
+    /// What kind of fact (`skipped`, `focused`, `test`).
+    pub name: &'static str,
+}
+
+impl FactRef {
+    /// A fact about the base side.
+    pub const fn base(name: &'static str) -> FactRef {
+        FactRef {
+            side: Side::Base,
+            name,
+        }
+    }
+
+    /// A fact about the head side.
+    pub const fn head(name: &'static str) -> FactRef {
+        FactRef {
+            side: Side::Head,
+            name,
+        }
+    }
+}
+
+/// Something true of one side of a changed file that other files' candidates may depend on.
+///
+/// Facts carry a side because the two directions of a move need opposite sides: a skip added
+/// in head is judged against the base of every file ("was it already skipped there?"), while a
+/// test missing from head is judged against the head of every file ("does it live on
+/// elsewhere?"). One table keyed by side serves both without rule-specific engine code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fact {
+    /// Which side of its file the fact describes.
+    pub side: Side,
     /// What kind of fact (`skipped`, `focused`, `test`).
     pub name: &'static str,
     /// Language family.
@@ -75,7 +114,7 @@ pub struct Fact {
 pub struct Output {
     /// Proposed findings.
     pub candidates: Vec<Candidate>,
-    /// Facts about the base side, shared with the other files' candidates.
+    /// Facts about either side, shared with the other files' candidates.
     pub facts: Vec<Fact>,
 }
 

@@ -1,6 +1,6 @@
 //! `focused-test`: a focus marker that makes the runner skip every other test.
 
-use super::context::{Candidate, FileContext, Moved, Output};
+use super::context::{Candidate, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::markers::{base_facts, dedupe, judge, marker_text};
 use crate::finding::Side;
@@ -86,8 +86,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             moved: Some(Moved {
                 family: language.family(),
                 key: found.key.clone(),
-                already: "focused",
+                already: FactRef::base("focused"),
                 existed: None,
+                also: Vec::new(),
             }),
         });
     }

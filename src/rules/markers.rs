@@ -125,6 +125,7 @@ pub fn base_facts(
     let mut facts: Vec<Fact> = inventory(context, Side::Base)
         .into_iter()
         .map(|key| Fact {
+            side: Side::Base,
             name: "test",
             family,
             key,
@@ -135,6 +136,7 @@ pub fn base_facts(
     for found in dedupe(&markers) {
         if let Some(judged) = judge(found, language) {
             facts.push(Fact {
+                side: Side::Base,
                 name: fact,
                 family,
                 key: found.key.clone(),

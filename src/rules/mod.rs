@@ -5,24 +5,28 @@
 //! documentation) and its check. Rules see a [`FileContext`] and emit [`Candidate`]s; the engine
 //! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
 
+mod assertions;
 mod commented_out_validation;
 mod comments;
 mod condition;
 mod context;
+mod deleted_test;
 mod focused_test;
 mod gate_config_change;
+pub mod inventory;
 mod leaked_secret;
 mod markers;
 pub mod new_dependency;
 mod planned;
 mod skipped_test;
 mod todo_stub;
+mod weakened_assertion;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
 
 pub use condition::{Truth, evaluate};
-pub use context::{Candidate, Fact, FileContext, Moved, Output, SideText};
+pub use context::{Candidate, Fact, FactRef, FileContext, Moved, Output, SideText};
 
 use crate::changeset::FilePair;
 use crate::finding::Severity;
@@ -171,7 +175,7 @@ pub(crate) use declare_rule;
 /// Every rule, sorted by id.
 pub static ALL_RULES: &[&Rule] = &[
     &commented_out_validation::COMMENTED_OUT_VALIDATION,
-    &planned::DELETED_TEST,
+    &deleted_test::DELETED_TEST,
     &planned::DISABLED_CHECK,
     &planned::EMPTY_CATCH,
     &focused_test::FOCUSED_TEST,
@@ -180,7 +184,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &todo_stub::TODO_STUB,
-    &planned::WEAKENED_ASSERTION,
+    &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
 ];
 

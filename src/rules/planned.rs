@@ -10,30 +10,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// A test in base whose identity (suite path, name, case) survives nowhere in head: a removed function or `it` call, a removed parametrize row, a deleted test file. Moves and renames are not deletions.
-    /// ## Why it matters
-    /// Deleting the failing test is as effective as skipping it, and leaves even less to see.
-    /// ## Example
-    /// `def test_refund_rounding(): ...` removed from `tests/test_billing.py`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.deleted-test.severity` in `.integrity-gate.yml`.
-    pub static DELETED_TEST = {
-        id: "deleted-test",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "a test function, test case or test file is removed and does not reappear elsewhere",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// New suppressions (`eslint-disable`, `@ts-ignore`, `# noqa`, `# type: ignore`, `#[allow]`), CI steps made non-blocking (`continue-on-error: true`, `|| true`, `if: false`), and test commands that no longer run tests.
     /// ## Why it matters
     /// Silencing the checker is the shortcut when the code does not satisfy it.
@@ -73,30 +49,6 @@ declare_rule! {
         engine: Query,
         languages: [JavaScript, TypeScript, Tsx, Python, Rust],
         summary: "an error handler that swallows the error is added",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
-    /// Assertions removed from a test that still exists, or replaced by weaker ones: exact equality to truthiness, `assert x == 42` to `assert x`, `assert!(true)`.
-    /// ## Why it matters
-    /// A test that checks nothing passes whatever the code does.
-    /// ## Example
-    /// `expect(total).toBe(42)` becomes `expect(total).toBeDefined()`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
-    pub static WEAKENED_ASSERTION = {
-        id: "weakened-assertion",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "a surviving test loses assertions or gets weaker ones (toBe(5) -> toBeDefined())",
         maturity: Planned,
         check: None,
     }

@@ -1,6 +1,6 @@
 //! `skipped-test`: a test that ran before no longer runs, or no longer counts.
 
-use super::context::{Candidate, FileContext, Moved, Output};
+use super::context::{Candidate, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::markers::{
     self, MODULE_KEY, base_facts, dedupe, inventory, judge, marker_text, shorten,
@@ -127,8 +127,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             moved: Some(Moved {
                 family: language.family(),
                 key: key.to_string(),
-                already: "skipped",
-                existed: Some(("test", judged.severity, existing_message)),
+                already: FactRef::base("skipped"),
+                existed: Some((FactRef::base("test"), judged.severity, existing_message)),
+                also: Vec::new(),
             }),
         });
     }

@@ -128,6 +128,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     for (key, state) in &base_state {
         if state.stub || state.partial {
             out.facts.push(super::context::Fact {
+                side: Side::Base,
                 name: "stub",
                 family,
                 key: key.clone(),
@@ -154,6 +155,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             let Some(stub) = classify(function, head.text, &head_comments, language) else {
                 if method {
                     out.facts.push(super::context::Fact {
+                        side: Side::Head,
                         name: "implemented",
                         family,
                         key: format!("method:{}", found.name),
@@ -207,15 +209,17 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Moved {
                     family,
                     key: format!("method:{}", found.name),
-                    already: "implemented",
+                    already: super::context::FactRef::head("implemented"),
                     existed: None,
+                    also: Vec::new(),
                 }
             } else {
                 Moved {
                     family,
                     key: key.to_string(),
-                    already: "stub",
+                    already: super::context::FactRef::base("stub"),
                     existed: None,
+                    also: Vec::new(),
                 }
             };
             out.candidates.push(Candidate {

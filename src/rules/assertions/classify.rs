@@ -1,0 +1,454 @@
+//! Reading an assertion's strength, family and tolerance from its text, per language.
+
+use super::{Assertion, Family};
+use crate::lang::Language;
+use crate::rules::inventory::squash;
+
+pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Assertion {
+    let norm = squash(snippet);
+    let first = snippet.lines().next().unwrap_or_default().trim();
+    let text = crate::rules::markers::shorten(first, 70);
+    let mut assertion = Assertion {
+        text,
+        norm: norm.clone(),
+        family: Family::Check,
+        strength: 2,
+        tolerance: tolerance(&norm),
+        count: None,
+        line,
+    };
+    match (language, kind) {
+        (_, "helper") => {}
+        (_, "count") => {
+            assertion.family = Family::Count;
+            assertion.count = between(&norm, "(", ")").and_then(|n| n.parse().ok());
+        }
+        (Language::Python, _) => python(&norm, snippet, kind, &mut assertion),
+        (Language::Rust, _) => rust(&norm, kind, &mut assertion),
+        _ => javascript(&norm, kind, &mut assertion),
+    }
+    assertion
+}
+
+/// The text between the first `open` and the matching close (or the last `close`).
+fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
+    let start = text.find(open)? + open.len();
+    let end = text.rfind(close)?;
+    text.get(start..end)
+}
+
+/// Index of the `)` closing the text that follows an already-consumed `(`.
+fn closing(rest: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    for (index, c) in rest.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')') if depth == 0 => return Some(index),
+            (None, ')' | ']' | '}') => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The last `.member(..)` of a chain, at bracket depth 0: `toBeCloseTo(0.3,5)`.
+fn last_member(chain: &str) -> &str {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut last = None;
+    for (index, c) in chain.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, '.') if depth == 0 => last = Some(index + 1),
+            _ => {}
+        }
+    }
+    last.and_then(|start| chain.get(start..)).unwrap_or(chain)
+}
+
+/// Splits at top-level commas (outside brackets and strings).
+fn top_level_args(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (index, c) in args.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(&args[start..index]);
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    if start < args.len() {
+        out.push(&args[start..]);
+    }
+    out
+}
+
+fn is_literal(text: &str) -> bool {
+    let text = text.trim_start_matches('!').trim_start_matches("not");
+    matches!(
+        text,
+        "True" | "False" | "None" | "true" | "false" | "null" | "undefined" | "1" | "0"
+    ) || text.parse::<f64>().is_ok()
+        || (text.len() >= 2
+            && (text.starts_with('"') || text.starts_with('\''))
+            && text.ends_with(text.chars().next().unwrap_or('"')))
+}
+
+/// `a == a`, `a is a`: both sides of a comparison identical.
+fn same_sides(expr: &str) -> bool {
+    ["===", "==", " is "].iter().any(|op| {
+        expr.split_once(op)
+            .is_some_and(|(left, right)| !left.is_empty() && left == right)
+    })
+}
+
+/// A comparison that pins nothing: `x is not None`, `x != None`, `len(x) > 0`.
+fn weak_comparison(expr: &str) -> bool {
+    const NOTHING: &[&str] = &[
+        "isnotNone",
+        "!=None",
+        "!==null",
+        "!==undefined",
+        "!=null",
+        ">0",
+        ">=0",
+        "!=0",
+        "!=\"\"",
+        "!=''",
+        "!=[]",
+        "!={}",
+    ];
+    NOTHING.iter().any(|tail| expr.ends_with(tail))
+}
+
+/// Operators and calls that compare against something (on text with its spaces kept).
+const COMPARISONS: &[&str] = &[
+    "==",
+    "!=",
+    "<",
+    ">",
+    " in ",
+    " is ",
+    "matches!",
+    "approx(",
+    "isclose(",
+    ".startswith(",
+    ".endswith(",
+    ".starts_with(",
+    ".ends_with(",
+    ".contains(",
+];
+
+fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
+    if kind == "raises" || norm.contains("assertRaises") || norm.contains("assertWarns") {
+        assertion.family = Family::Raises;
+        let args = between(norm, "(", ")").unwrap_or_default();
+        let first = top_level_args(args).first().copied().unwrap_or_default();
+        assertion.strength = if norm.contains("match=") || norm.contains("Regex(") {
+            3
+        } else if matches!(first, "" | "Exception" | "BaseException") {
+            1
+        } else {
+            2
+        };
+        return;
+    }
+    if let Some(expr) = norm.strip_prefix("assert") {
+        // `assert expr, "message"`: the message does not make it stronger.
+        let expr = top_level_args(expr).first().copied().unwrap_or_default();
+        let raw = raw.trim_start().strip_prefix("assert").unwrap_or(raw);
+        let raw_expr = top_level_args(raw).first().copied().unwrap_or_default();
+        assertion.strength = if is_literal(expr) || same_sides(expr) {
+            0
+        } else if weak_comparison(expr)
+            || expr.starts_with("isinstance(")
+            || !COMPARISONS.iter().any(|op| raw_expr.contains(op))
+        {
+            1
+        } else {
+            2
+        };
+        return;
+    }
+    // unittest methods.
+    let args = between(norm, "(", ")").unwrap_or_default();
+    let parts = top_level_args(args);
+    let method = norm
+        .split('(')
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("self.");
+    assertion.strength = match method {
+        "assertTrue" | "assertFalse" if parts.first().is_some_and(|p| is_literal(p)) => 0,
+        "assertEqual" | "assertEquals" | "assertIs" if parts.len() >= 2 && parts[0] == parts[1] => {
+            0
+        }
+        "assertTrue" | "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" => 1,
+        _ => 2,
+    };
+    if method.starts_with("assertAlmostEqual") {
+        assertion.tolerance = keyword(norm, "delta=")
+            .or_else(|| keyword(norm, "places=").map(|places| 10f64.powf(-places)))
+            .or(Some(1e-7));
+    }
+}
+
+fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
+    if kind == "assert" {
+        let method = norm.split('(').next().unwrap_or_default();
+        let args = between(norm, "(", ")").unwrap_or_default();
+        let parts = top_level_args(args);
+        assertion.strength = match method {
+            "assert" | "assert.ok" if parts.first().is_some_and(|p| is_literal(p)) => 0,
+            "assert" | "assert.ok" | "assert.isOk" | "assert.exists" | "assert.isDefined" => 1,
+            "assert.throws" | "assert.rejects" => {
+                assertion.family = Family::Raises;
+                if parts.len() >= 2 { 2 } else { 1 }
+            }
+            _ if parts.len() >= 2 && parts[0] == parts[1] => 0,
+            _ => 2,
+        };
+        return;
+    }
+    // expect(subject).…matcher(args)
+    let chain = norm.strip_prefix("await").unwrap_or(norm);
+    let subject = chain
+        .strip_prefix("expect(")
+        .and_then(|rest| rest.get(..closing(rest)?))
+        .map(|inside| top_level_args(inside).first().copied().unwrap_or_default())
+        .unwrap_or_default();
+    let matcher_call = last_member(chain);
+    let matcher = matcher_call.split('(').next().unwrap_or_default();
+    let args = matcher_call
+        .split_once('(')
+        .map(|(_, rest)| rest.strip_suffix(')').unwrap_or(rest))
+        .unwrap_or_default();
+    let negated = norm.contains(".not.");
+    if matches!(matcher, "toThrow" | "toThrowError" | "throw") {
+        assertion.family = Family::Raises;
+        assertion.strength = if args.is_empty() {
+            1
+        } else if args.starts_with('"')
+            || args.starts_with('\'')
+            || args.starts_with('/')
+            || args.starts_with('`')
+        {
+            3
+        } else {
+            2
+        };
+        return;
+    }
+    if matcher == "toBeCloseTo" {
+        let digits = top_level_args(args)
+            .get(1)
+            .and_then(|d| d.parse::<f64>().ok())
+            .unwrap_or(2.0);
+        assertion.tolerance = Some(10f64.powf(-digits) / 2.0);
+    }
+    let weak = matches!(
+        matcher,
+        "toBeTruthy"
+            | "toBeFalsy"
+            | "toBeDefined"
+            | "toBeInstanceOf"
+            | "ok"
+            | "exist"
+            | "toBeTrue"
+            | "toBeFalse"
+    ) || (matcher == "toHaveBeenCalled" && !negated)
+        || (negated
+            && matches!(
+                matcher,
+                "toBeNull" | "toBeUndefined" | "null" | "undefined" | "toBe" | "toEqual"
+            ));
+    assertion.strength = if is_literal(subject) || (!args.is_empty() && subject == args) {
+        0
+    } else if weak {
+        1
+    } else {
+        2
+    };
+}
+
+fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
+    if kind == "raises" {
+        assertion.family = Family::Raises;
+        assertion.strength = if norm.contains("expected") { 3 } else { 1 };
+        return;
+    }
+    let name = norm.split('!').next().unwrap_or_default();
+    let name = name.rsplit("::").next().unwrap_or(name);
+    let args = between(norm, "(", ")").unwrap_or_default();
+    let parts = top_level_args(args);
+    if let Some(eps) = keyword(norm, "epsilon=").or_else(|| keyword(norm, "max_relative=")) {
+        assertion.tolerance = Some(eps);
+    }
+    assertion.strength = match name
+        .trim_start_matches("debug_")
+        .trim_start_matches("prop_")
+    {
+        "assert" => {
+            let expr = parts.first().copied().unwrap_or_default();
+            if is_literal(expr) || same_sides(expr) {
+                0
+            } else if let Some(eps) = abs_bound(expr) {
+                assertion.tolerance = Some(eps);
+                2
+            } else if weak_comparison(expr)
+                || [
+                    ".is_ok()",
+                    ".is_some()",
+                    ".is_err()",
+                    ".is_none()",
+                    "!",
+                    ".is_empty()",
+                ]
+                .iter()
+                .any(|weak| expr.ends_with(weak) || expr.starts_with(weak))
+                || !COMPARISONS
+                    .iter()
+                    .any(|op| expr.contains(op.trim()) && !op.starts_with(' '))
+            {
+                1
+            } else {
+                2
+            }
+        }
+        "assert_eq" if parts.len() >= 2 && parts[0] == parts[1] => 0,
+        "assert_ne" => 1,
+        _ => 2,
+    };
+}
+
+/// `(a - b).abs() < 1e-6` → 1e-6.
+fn abs_bound(expr: &str) -> Option<f64> {
+    let (_, bound) = expr
+        .split_once(".abs()<")
+        .or_else(|| expr.split_once(".abs()<="))?;
+    bound
+        .trim_start_matches('=')
+        .trim_end_matches(|c: char| c.is_alphabetic() || c == '_')
+        .parse()
+        .ok()
+}
+
+/// The numeric value after `name` (`rel=1e-3`), up to the next comma or bracket.
+fn keyword(norm: &str, name: &str) -> Option<f64> {
+    let rest = &norm[norm.find(name)? + name.len()..];
+    let end = rest.find([',', ')', ']', '}']).unwrap_or(rest.len());
+    rest[..end]
+        .trim_end_matches(|c: char| c.is_alphabetic() || c == '_')
+        .parse()
+        .ok()
+}
+
+/// The tolerance of `pytest.approx(.., rel=.., abs=..)` / `math.isclose(..)`.
+fn tolerance(norm: &str) -> Option<f64> {
+    if norm.contains("approx(") {
+        let rel = keyword(norm, "rel=");
+        let abs = keyword(norm, "abs=");
+        return Some(match (rel, abs) {
+            (None, None) => 1e-6,
+            (rel, abs) => rel.unwrap_or(0.0).max(abs.unwrap_or(0.0)),
+        });
+    }
+    if norm.contains("isclose(") {
+        let rel = keyword(norm, "rel_tol=").unwrap_or(1e-9);
+        return Some(rel.max(keyword(norm, "abs_tol=").unwrap_or(0.0)));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strength(text: &str, kind: &str, language: Language) -> u8 {
+        classify(text, kind, language, 1).strength
+    }
+
+    #[test]
+    fn python_strengths() {
+        let py = |text| strength(text, "assert", Language::Python);
+        assert_eq!(py("assert x == 42"), 2);
+        assert_eq!(py("assert x"), 1);
+        assert_eq!(py("assert x is not None"), 1);
+        assert_eq!(py("assert True"), 0);
+        assert_eq!(py("assert x == x"), 0);
+        assert_eq!(py("assert resp.status == 200, 'bad status'"), 2);
+        assert_eq!(py("self.assertTrue(x)"), 1);
+        assert_eq!(py("self.assertEqual(a, 3)"), 2);
+        assert_eq!(
+            strength(
+                "pytest.raises(ValueError, match='bad')",
+                "raises",
+                Language::Python
+            ),
+            3
+        );
+        assert_eq!(
+            strength("pytest.raises(ValueError)", "raises", Language::Python),
+            2
+        );
+        assert_eq!(
+            strength("pytest.raises(Exception)", "raises", Language::Python),
+            1
+        );
+    }
+
+    #[test]
+    fn javascript_strengths() {
+        let js = |text| strength(text, "expect", Language::JavaScript);
+        assert_eq!(js("expect(x).toBe(5)"), 2);
+        assert_eq!(js("expect(x).toBeDefined()"), 1);
+        assert_eq!(js("expect(x).not.toBeNull()"), 1);
+        assert_eq!(js("expect(true).toBe(true)"), 0);
+        assert_eq!(js("expect(fn).toHaveBeenCalled()"), 1);
+        assert_eq!(js("expect(fn).toHaveBeenCalledWith(1)"), 2);
+        assert_eq!(js("expect(f).toThrow()"), 1);
+        assert_eq!(js("expect(f).toThrow('bad input')"), 3);
+    }
+
+    #[test]
+    fn rust_strengths_and_tolerances() {
+        let rs = |text| strength(text, "assert", Language::Rust);
+        assert_eq!(rs("assert_eq!(a, b)"), 2);
+        assert_eq!(rs("assert!(a.is_ok())"), 1);
+        assert_eq!(rs("assert!(true)"), 0);
+        assert_eq!(rs("assert!(a == b)"), 2);
+        let close = classify("assert!((a - b).abs() < 1e-6)", "assert", Language::Rust, 1);
+        assert_eq!(close.tolerance, Some(1e-6));
+        let approx = classify(
+            "assert x == pytest.approx(1.0, rel=1e-3)",
+            "assert",
+            Language::Python,
+            1,
+        );
+        assert_eq!(approx.tolerance, Some(1e-3));
+        let digits = classify(
+            "expect(x).toBeCloseTo(0.3, 5)",
+            "expect",
+            Language::JavaScript,
+            1,
+        );
+        assert_eq!(digits.tolerance, Some(0.000005));
+    }
+}

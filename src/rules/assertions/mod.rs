@@ -1,0 +1,176 @@
+//! The assertions of each test on one side of a file, each classified by strength.
+//!
+//! Built on the shared `assertions` query. A test's assertions are the ones inside its node,
+//! plus those of same-file helper functions it calls (one level), so assertions refactored into
+//! a helper that is still called keep counting. Strength is read from the assertion's text:
+//! 0 trivially true (`assert True`), 1 weak (truthiness, not-null, `toHaveBeenCalled()`,
+//! `toThrow()` without a message), 2 exact, 3 for a raise check that also pins the message.
+
+use super::context::FileContext;
+use super::inventory::{Test, node_at};
+use crate::finding::Side;
+use crate::lang::Language;
+use std::collections::HashMap;
+
+mod classify;
+
+use classify::classify;
+
+/// What an assertion checks, for pairing removed ones with added ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// A value check.
+    Check,
+    /// An expected error or panic.
+    Raises,
+    /// `expect.assertions(n)`.
+    Count,
+}
+
+/// One assertion.
+#[derive(Clone, Debug)]
+pub struct Assertion {
+    /// First line of its text, shortened, for messages.
+    pub text: String,
+    /// Text without whitespace, for pairing base and head.
+    pub norm: String,
+    /// What it checks.
+    pub family: Family,
+    /// 0 trivially true, 1 weak, 2 exact, 3 exact with message.
+    pub strength: u8,
+    /// A numeric tolerance, when it compares approximately.
+    pub tolerance: Option<f64>,
+    /// `expect.assertions(n)`: n.
+    pub count: Option<u64>,
+    /// 1-based line (in its side's file).
+    pub line: u32,
+}
+
+/// Assertions per test key (cases of one test share them), for the collected tests given.
+pub fn by_test(
+    context: &FileContext<'_>,
+    side: Side,
+    tests: &[&Test],
+) -> HashMap<String, Vec<Assertion>> {
+    let mut out: HashMap<String, Vec<Assertion>> = HashMap::new();
+    let (Some(language), Some(text), Some(parsed)) =
+        (context.language, context.side(side), context.parsed(side))
+    else {
+        return out;
+    };
+    let source = text.text;
+    let root = parsed.tree.root_node();
+    let matches = context.matches(side, "assertions");
+    // Each assertion once, outermost only (`expect(x).toBe(1)` holds `expect(x)`).
+    let mut found: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
+    let mut functions: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    for item in matches.iter() {
+        let kind = item.property("kind").unwrap_or_default();
+        if kind == "function" {
+            functions.push((item.name.clone(), item.byte_range.clone()));
+            continue;
+        }
+        let mut range = item.byte_range.clone();
+        let mut anchor = range.start;
+        if kind == "expect" {
+            range = expect_chain(root, range);
+        }
+        if kind == "raises" && language == Language::Rust {
+            // `#[should_panic]` sits before the function; anchor it inside the function.
+            anchor = following_function(root, range.clone()).unwrap_or(anchor);
+        }
+        let Some(snippet) = source.get(range.clone()) else {
+            continue;
+        };
+        let line = item.line;
+        found.push((range, anchor, classify(snippet, kind, language, line)));
+    }
+    found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
+    let mut kept: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
+    for entry in found {
+        if kept
+            .iter()
+            .any(|(range, _, _)| range.start <= entry.0.start && entry.0.end <= range.end)
+        {
+            continue;
+        }
+        kept.push(entry);
+    }
+    let inside = |range: &std::ops::Range<usize>| -> Vec<Assertion> {
+        kept.iter()
+            .filter(|(_, anchor, _)| range.contains(anchor))
+            .map(|(_, _, assertion)| assertion.clone())
+            .collect()
+    };
+    // Helpers: same-file functions with assertions that are not tests themselves.
+    let helpers: Vec<(String, Vec<Assertion>)> = functions
+        .iter()
+        .filter(|(_, range)| !tests.iter().any(|test| test.byte_range == *range))
+        .map(|(name, range)| (name.clone(), inside(range)))
+        .filter(|(name, list)| !list.is_empty() && !name.is_empty())
+        .collect();
+    for test in tests {
+        if out.contains_key(&test.key) {
+            continue;
+        }
+        let mut list = inside(&test.byte_range);
+        let body = source.get(test.byte_range.clone()).unwrap_or_default();
+        for (name, assertions) in &helpers {
+            for _ in 0..calls(body, name) {
+                list.extend(assertions.iter().cloned());
+            }
+        }
+        out.insert(test.key.clone(), list);
+    }
+    out
+}
+
+/// How many times `body` calls `name(` (not as part of a longer identifier).
+fn calls(body: &str, name: &str) -> usize {
+    let pattern = format!("{name}(");
+    body.match_indices(&pattern)
+        .filter(|(index, _)| {
+            body[..*index]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+        })
+        .count()
+}
+
+/// `expect(x)` grown to the whole chain `expect(x).not.toBe(1)`.
+fn expect_chain(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let Some(mut node) = node_at(root, range.clone()) else {
+        return range;
+    };
+    while let Some(parent) = node.parent() {
+        let continues = match parent.kind() {
+            "member_expression" => parent.child_by_field_name("object") == Some(node),
+            "call_expression" => parent.child_by_field_name("function") == Some(node),
+            "await_expression" => true,
+            _ => false,
+        };
+        if !continues {
+            break;
+        }
+        node = parent;
+    }
+    node.byte_range()
+}
+
+/// The start of the function an attribute belongs to.
+fn following_function(root: tree_sitter::Node<'_>, range: std::ops::Range<usize>) -> Option<usize> {
+    let mut node = node_at(root, range)?.next_named_sibling();
+    while let Some(sibling) = node {
+        match sibling.kind() {
+            "function_item" => return Some(sibling.start_byte()),
+            "attribute_item" | "line_comment" | "block_comment" => {}
+            _ => return None,
+        }
+        node = sibling.next_named_sibling();
+    }
+    None
+}

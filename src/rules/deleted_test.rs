@@ -1,0 +1,440 @@
+//! `deleted-test`: a test in base whose identity survives nowhere in head.
+
+use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
+use super::declare_rule;
+use super::inventory::{self, Test, contains_body, similar_bodies};
+use crate::changeset::Status;
+use crate::finding::{Severity, Side};
+use crate::lang::Language;
+use std::collections::{BTreeSet, HashSet};
+
+declare_rule! {
+    /// ## What it flags
+    /// A test collected in base whose identity (language, enclosing suite path, name and case)
+    /// is collected nowhere in head:
+    ///
+    /// - a removed test function, `it`/`test` call or `#[test]` function, or a whole test file
+    ///   deleted;
+    /// - a removed `pytest.mark.parametrize` row, `.each` table row, `#[test_case(..)]` or
+    ///   `#[case(..)]` attribute;
+    /// - a test taken out of the runner's collection: `test_foo` renamed to `check_foo` or
+    ///   `_test_foo`, a `Test*` class renamed to a name pytest ignores (or given `__init__`), a
+    ///   test file renamed out of the runner's patterns (`test_x.py` → `x.py`,
+    ///   `a.test.ts` → `a.ts`);
+    /// - a Rust `#[cfg(test)] mod tests;` declaration removed (the module's file may be
+    ///   untouched, but its tests no longer compile).
+    ///
+    /// The finding sits on the base side, at the test's line in base.
+    /// ## Why it matters
+    /// Deleting the failing test is as effective as skipping it, and leaves even less to see:
+    /// nothing in head mentions it any more.
+    /// ## Example
+    /// Fires: `def test_refund_rounding(): ...` removed from `tests/test_billing.py`; the row
+    /// `(0.1, 0.2, 0.3)` removed from a parametrize table; `tests/test_auth.py` renamed to
+    /// `tests/auth_cases.py`.
+    /// ## Not flagged
+    /// - A test moved to another changed file (same suite path and name), a test file renamed
+    ///   within the runner's patterns, a whole suite moved between files.
+    /// - A test renamed with an unchanged or near-identical body (a rename, not a deletion).
+    /// - Parametrize rows reordered, or a row edited in place (the table keeps its size).
+    /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`), and a
+    ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
+    ///   `cargo test`).
+    /// - A test merged into another test that now contains its body.
+    ///
+    /// A swap, one test deleted and an unrelated one added, is still a deletion.
+    /// Runner configuration (`python_files`, `testMatch`, ...) is not read: the runners'
+    /// default patterns decide what a test file is.
+    /// ## Configuration
+    /// `rules.deleted-test.severity` in `.integrity-gate.yml`; a deliberate removal can be
+    /// allowed per path with an `allow:` entry and a reason.
+    pub static DELETED_TEST = {
+        id: "deleted-test",
+        severity: Error,
+        engine: Query,
+        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
+        summary: "a test function, test case or test file is removed and does not reappear elsewhere",
+        maturity: Stable,
+        check: Some(check),
+    }
+}
+
+fn check(context: &FileContext<'_>, out: &mut Output) {
+    let Some(language) = context.language else {
+        return;
+    };
+    let family = language.family();
+    let base = inventory::tests(context, Side::Base);
+    let head = inventory::tests(context, Side::Head);
+    // Head facts name each case and each whole test, so a test that moved to another file and
+    // became parametrized (or stopped being) still counts as present.
+    let mut head_facts: BTreeSet<&str> = BTreeSet::new();
+    for test in head.iter().filter(|test| test.collected()) {
+        head_facts.insert(&test.id);
+        head_facts.insert(&test.key);
+    }
+    out.facts.extend(head_facts.iter().map(|key| Fact {
+        side: Side::Head,
+        name: "test",
+        family,
+        key: key.to_string(),
+        severity: Severity::Error,
+    }));
+    // And each body's line prefixes, so a test moved to another file under a new name (and
+    // perhaps extended at the end) is not a deletion.
+    let mut bodies: BTreeSet<String> = BTreeSet::new();
+    for test in head
+        .iter()
+        .filter(|test| test.collected() && !test.body.is_empty())
+    {
+        let lines: Vec<&str> = test.body.split('\n').collect();
+        for end in 1..=lines.len() {
+            bodies.insert(body_key(&lines[..end].join("\n")));
+        }
+    }
+    out.facts.extend(bodies.into_iter().map(|key| Fact {
+        side: Side::Head,
+        name: "body",
+        family,
+        key,
+        severity: Severity::Error,
+    }));
+    let collected =
+        |tests: &[Test]| -> Vec<Test> { tests.iter().filter(|t| t.collected()).cloned().collect() };
+    let (base, head_collected) = (collected(&base), collected(&head));
+    let base_keys: HashSet<&str> = base.iter().map(|test| test.key.as_str()).collect();
+    let head_ids: HashSet<&str> = head_collected.iter().map(|t| t.id.as_str()).collect();
+    let head_keys: HashSet<&str> = head_collected.iter().map(|t| t.key.as_str()).collect();
+    // Whole head tests that base did not have: candidates for renames.
+    let mut fresh: Vec<Test> = Vec::new(); // filled below, then read-only
+    for test in head_collected
+        .iter()
+        .filter(|t| !base_keys.contains(t.key.as_str()))
+    {
+        if !fresh.iter().any(|other| other.key == test.key) {
+            fresh.push(test.whole());
+        }
+    }
+    if language == Language::Rust {
+        removed_test_modules(context, out);
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    for test in &base {
+        if !seen.insert(test.key.as_str()) {
+            continue;
+        }
+        let candidate = if test.case.is_some() {
+            let cases: Vec<&Test> = base.iter().filter(|t| t.key == test.key).collect();
+            let target = if head_keys.contains(test.key.as_str()) {
+                Some(test.key.clone())
+            } else {
+                renamed_table(&cases, &head_collected, &fresh)
+            };
+            match target {
+                Some(target) => removed_rows(&cases, &target, &head_collected),
+                None => whole_missing(context, language, &test.whole(), &head, &fresh),
+            }
+        } else if head_ids.contains(test.id.as_str()) {
+            None
+        } else {
+            whole_missing(context, language, test, &head, &fresh)
+        };
+        if let Some(candidate) = candidate {
+            let also = if test.case.is_none() && !test.body.is_empty() {
+                vec![(FactRef::head("body"), body_key(&test.body))]
+            } else {
+                Vec::new()
+            };
+            out.candidates.push(Candidate {
+                moved: Some(Moved {
+                    family,
+                    key: candidate.key.clone(),
+                    already: FactRef::head("test"),
+                    existed: None,
+                    also,
+                }),
+                ..candidate
+            });
+        }
+    }
+}
+
+fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate {
+    Candidate {
+        side: Side::Base,
+        line,
+        end_line,
+        severity: Severity::Error,
+        message,
+        key: test.id.clone(),
+        moved: None,
+    }
+}
+
+fn whole_missing(
+    context: &FileContext<'_>,
+    language: Language,
+    test: &Test,
+    head: &[Test],
+    fresh: &[Test],
+) -> Option<Candidate> {
+    let message = judge_missing(context, language, test, head, fresh)??;
+    Some(deleted(test, test.line, test.end_line, message))
+}
+
+/// A parametrized test whose name changed: the head test (new in this file) that shares at
+/// least half of its rows, or has a near-identical body.
+fn renamed_table(cases: &[&Test], head: &[Test], fresh: &[Test]) -> Option<String> {
+    let candidate_rows = |key: &str| -> Vec<&str> {
+        head.iter()
+            .filter(|t| t.key == key)
+            .filter_map(|t| t.case.as_deref())
+            .collect()
+    };
+    // A row counts as kept when it is a row of the new table, inside one (a row merged into a
+    // wider table), or the start of one (a column appended: `(1,2)` → `(1,2,3)`).
+    let kept = |row: &str, new_rows: &[&str]| {
+        let open = row.trim_end_matches([')', ']']);
+        new_rows.iter().any(|new| {
+            *new == row
+                || (row.len() >= 3 && new.contains(row))
+                || (open.len() >= 3 && open.len() < row.len() && new.starts_with(open))
+        })
+    };
+    let rows: Vec<&str> = cases.iter().filter_map(|t| t.case.as_deref()).collect();
+    // Several old tables may merge into one new test, so the match is not consumed.
+    fresh
+        .iter()
+        .find(|candidate| {
+            let new_rows = candidate_rows(&candidate.key);
+            let shared = rows.iter().filter(|row| kept(row, &new_rows)).count();
+            shared * 2 >= rows.len().max(1) || similar_bodies(&cases[0].body, &candidate.body)
+        })
+        .map(|candidate| candidate.key.clone())
+}
+
+/// Rows of a parametrized test that are gone, when the table shrank (a row edited in place, or
+/// replaced, keeps the count and is not reported).
+fn removed_rows(cases: &[&Test], target: &str, head: &[Test]) -> Option<Candidate> {
+    let mut remaining: Vec<&str> = head
+        .iter()
+        .filter(|t| t.key == target)
+        .filter_map(|t| t.case.as_deref())
+        .collect();
+    let now = remaining.len();
+    let mut gone: Vec<&Test> = Vec::new();
+    for case in cases {
+        let row = case.case.as_deref().unwrap_or_default();
+        match remaining.iter().position(|other| *other == row) {
+            Some(index) => {
+                remaining.remove(index);
+            }
+            None => gone.push(case),
+        }
+    }
+    let first = gone.first()?;
+    if now >= cases.len() {
+        return None;
+    }
+    let listed: Vec<String> = gone
+        .iter()
+        .take(3)
+        .map(|t| format!("`{}`", t.case.as_deref().unwrap_or_default()))
+        .collect();
+    let more = if gone.len() > 3 {
+        format!(" and {} more", gone.len() - 3)
+    } else {
+        String::new()
+    };
+    let message = format!(
+        "test `{}`: {} cases → {now}; {}{more} no longer in the table",
+        first.key,
+        cases.len(),
+        listed.join(", "),
+    );
+    Some(deleted(first, first.line, first.line, message))
+}
+
+/// `None`: not a deletion of this rule's kind. `Some(None)`: a rename or edited row, silent.
+/// `Some(Some(message))`: report.
+fn judge_missing(
+    context: &FileContext<'_>,
+    language: Language,
+    test: &Test,
+    head: &[Test],
+    fresh: &[Test],
+) -> Option<Option<String>> {
+    let name = &test.id;
+    // Rust: the function is still there without its test attribute; skipped-test reports it.
+    if language == Language::Rust
+        && head
+            .iter()
+            .any(|other| !other.is_test && other.key == test.key)
+    {
+        return None;
+    }
+    // Replaced by a `.todo` placeholder: skipped-test reports it.
+    if head.iter().any(|other| other.todo && other.key == test.key) {
+        return None;
+    }
+    // Same identity, no longer collected: the file or the class left the runner's patterns.
+    if let Some(other) = head
+        .iter()
+        .find(|other| other.is_test && other.key == test.key && !other.collected())
+    {
+        let why = other.not_collected.clone().unwrap_or_default();
+        return Some(Some(format!(
+            "test `{name}` is no longer collected by the runner: {why}"
+        )));
+    }
+    // A rename with the same (or nearly the same) body, or the body merged into another
+    // test. Not consumed: two old tests may merge into one new one.
+    if fresh
+        .iter()
+        .any(|other| similar_bodies(&test.body, &other.body))
+        || head.iter().any(|other| {
+            other.collected() && other.key != test.key && contains_body(&test.body, &other.body)
+        })
+    {
+        return Some(None);
+    }
+    // Turned into a row of a parametrized test: its literals now sit in one row.
+    if became_row(test, head) {
+        return Some(None);
+    }
+    // Renamed to something the runner does not collect (`check_foo`, `_test_foo`).
+    if !test.body.is_empty()
+        && let Some(other) = head
+            .iter()
+            .find(|other| !other.collected() && similar_bodies(&test.body, &other.body))
+    {
+        let why = other
+            .not_collected
+            .clone()
+            .map_or_else(|| runner_names(language).to_string(), |why| why.to_string());
+        return Some(Some(format!(
+            "test `{name}` was renamed to `{}`, which is not collected: {why}",
+            other.key
+        )));
+    }
+    let message = if context.pair.status == Status::Deleted {
+        format!("test `{name}` was deleted with its file and does not reappear elsewhere")
+    } else {
+        format!("test `{name}` was deleted and does not reappear elsewhere")
+    };
+    Some(Some(message))
+}
+
+/// Why a plain function is not a test, per language.
+fn runner_names(language: Language) -> &'static str {
+    match language {
+        Language::Python => "pytest and unittest collect only `test*` functions",
+        Language::Rust => "it has no test attribute",
+        _ => "it is not an `it`/`test` call",
+    }
+}
+
+/// Rust: a test module declared as `#[cfg(test)] mod tests;` (its tests in their own file)
+/// whose declaration the change removed. The module's file may be untouched, so its tests are
+/// not in the change set at all: the removed `mod` line is the only evidence.
+fn removed_test_modules(context: &FileContext<'_>, out: &mut Output) {
+    let declared = |side: Side| -> Vec<(String, u32)> {
+        let (Some(parsed), Some(text)) = (context.parsed(side), context.side(side)) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        collect_test_mods(parsed.tree.root_node(), text.text, &mut found);
+        found
+    };
+    let head = declared(Side::Head);
+    for (name, line) in declared(Side::Base) {
+        if head.iter().any(|(other, _)| *other == name) {
+            continue;
+        }
+        out.candidates.push(Candidate {
+            side: Side::Base,
+            line,
+            end_line: line,
+            severity: Severity::Error,
+            message: format!(
+                "test module `{name}` is no longer declared: the tests in its file no longer compile or run"
+            ),
+            key: format!("mod {name}"),
+            moved: None,
+        });
+    }
+}
+
+/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module.
+fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        if child.kind() == "mod_item" {
+            if child.child_by_field_name("body").is_none() {
+                let name = child
+                    .child_by_field_name("name")
+                    .and_then(|name| source.get(name.byte_range()))
+                    .unwrap_or_default();
+                let cfg_test = child.prev_named_sibling().is_some_and(|attribute| {
+                    attribute.kind() == "attribute_item"
+                        && source
+                            .get(attribute.byte_range())
+                            .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
+                });
+                if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
+                    let line = u32::try_from(child.start_position().row).unwrap_or(0) + 1;
+                    out.push((name.to_string(), line));
+                }
+            }
+            continue;
+        }
+        collect_test_mods(child, source, out);
+    }
+}
+
+/// Whether the literals of `test` (at least two strings of three characters or more, half of
+/// them) now sit in one row of a parametrized test: the test was folded into a table.
+fn became_row(test: &Test, head: &[Test]) -> bool {
+    let literals = string_literals(&test.body);
+    if literals.len() < 2 {
+        return false;
+    }
+    head.iter()
+        .filter(|other| other.collected() && other.key != test.key)
+        .filter_map(|other| other.case.as_deref())
+        .any(|row| {
+            let found = literals
+                .iter()
+                .filter(|literal| row.contains(*literal))
+                .count();
+            // Half: the inputs stay, expected values may change with the behaviour.
+            found * 2 >= literals.len()
+        })
+}
+
+/// Distinct quoted strings (three characters or more) in a whitespace-free body.
+fn string_literals(body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut chars = body.char_indices();
+    while let Some((start, c)) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let Some((end, _)) = chars
+            .by_ref()
+            .find(|(_, other)| *other == c || *other == '\n')
+        else {
+            break;
+        };
+        let literal = &body[start + 1..end];
+        if literal.chars().count() >= 3 && !out.iter().any(|seen| seen == literal) {
+            out.push(literal.to_string());
+        }
+    }
+    out
+}
+
+/// The cross-file key of a test body.
+fn body_key(body: &str) -> String {
+    crate::finding::stable_hash(&[body])
+}

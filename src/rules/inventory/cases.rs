@@ -1,0 +1,197 @@
+//! Parametrized cases of one test: `pytest.mark.parametrize` rows, `.each` table rows,
+//! `#[test_case]`/`#[case]` attributes. Each row is identified by its text without whitespace
+//! (or its `id=`), so reordering rows keeps every identity.
+
+use super::{squash, text_of};
+use crate::lang::Language;
+use tree_sitter::Node;
+
+/// Most cases expanded for one test; more is a generated table, kept as one test.
+const MAX_CASES: usize = 256;
+
+/// The cases of a parametrized test with the line of each row, or nothing.
+pub fn cases(node: Node<'_>, source: &str, language: Language) -> Vec<(String, u32)> {
+    let dimensions: Vec<Vec<(String, u32)>> = match language {
+        Language::Python => python_parametrize(node, source),
+        Language::Rust => rust_case_attributes(node, source),
+        _ => js_each_rows(node, source).into_iter().collect(),
+    };
+    let mut product: Vec<(String, u32)> = Vec::new();
+    for dimension in dimensions.into_iter().filter(|rows| !rows.is_empty()) {
+        if product.is_empty() {
+            product = dimension;
+            continue;
+        }
+        if product.len() * dimension.len() > MAX_CASES {
+            return Vec::new();
+        }
+        product = product
+            .iter()
+            .flat_map(|(left, line)| {
+                dimension
+                    .iter()
+                    .map(move |(right, _)| (format!("{left}-{right}"), *line))
+            })
+            .collect();
+    }
+    product.truncate(MAX_CASES);
+    product
+}
+
+fn line_of(node: Node<'_>) -> u32 {
+    u32::try_from(node.start_position().row)
+        .unwrap_or(u32::MAX - 1)
+        .saturating_add(1)
+}
+
+/// Rows of each `@pytest.mark.parametrize(names, [rows])` decorator on the function.
+fn python_parametrize(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
+    let Some(decorated) = node.parent().filter(|p| p.kind() == "decorated_definition") else {
+        return Vec::new();
+    };
+    let mut dimensions = Vec::new();
+    let mut cursor = decorated.walk();
+    for decorator in decorated.named_children(&mut cursor) {
+        if decorator.kind() != "decorator" {
+            continue;
+        }
+        let Some(call) = decorator.named_child(0).filter(|c| c.kind() == "call") else {
+            continue;
+        };
+        let callee = call
+            .child_by_field_name("function")
+            .map(|callee| text_of(callee, source))
+            .unwrap_or_default();
+        if !callee.ends_with("parametrize") {
+            continue;
+        }
+        let Some(arguments) = call.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut positional = 0;
+        let mut table = None;
+        let mut arg_cursor = arguments.walk();
+        for argument in arguments.named_children(&mut arg_cursor) {
+            if argument.kind() == "keyword_argument" {
+                let name = argument
+                    .child_by_field_name("name")
+                    .map(|name| text_of(name, source));
+                if name == Some("argvalues") {
+                    table = argument.child_by_field_name("value");
+                }
+                continue;
+            }
+            if argument.kind() == "comment" {
+                continue;
+            }
+            if positional == 1 {
+                table = Some(argument);
+            }
+            positional += 1;
+        }
+        let Some(table) = table.filter(|t| matches!(t.kind(), "list" | "tuple")) else {
+            continue;
+        };
+        let mut rows = Vec::new();
+        let mut row_cursor = table.walk();
+        for row in table.named_children(&mut row_cursor) {
+            if row.kind() == "comment" {
+                continue;
+            }
+            rows.push((python_row_id(row, source), line_of(row)));
+        }
+        dimensions.push(rows);
+    }
+    dimensions
+}
+
+/// `pytest.param(.., id="x")` is identified by its id; any other row by its text.
+fn python_row_id(row: Node<'_>, source: &str) -> String {
+    if row.kind() == "call"
+        && let Some(arguments) = row.child_by_field_name("arguments")
+    {
+        let mut cursor = arguments.walk();
+        for argument in arguments.named_children(&mut cursor) {
+            if argument.kind() == "keyword_argument"
+                && argument
+                    .child_by_field_name("name")
+                    .is_some_and(|name| text_of(name, source) == "id")
+                && let Some(value) = argument.child_by_field_name("value")
+            {
+                return squash(text_of(value, source));
+            }
+        }
+    }
+    squash(text_of(row, source))
+}
+
+/// Rows of `it.each([..])(..)` / `it.each\`table\`(..)` when the table is literal.
+fn js_each_rows(node: Node<'_>, source: &str) -> Option<Vec<(String, u32)>> {
+    let inner = node
+        .child_by_field_name("function")
+        .filter(|f| f.kind() == "call_expression")?;
+    let table = match inner.child_by_field_name("arguments") {
+        Some(arguments) if arguments.kind() == "template_string" => arguments,
+        Some(arguments) => arguments.named_child(0)?,
+        None => return None,
+    };
+    match table.kind() {
+        "array" => {
+            let mut cursor = table.walk();
+            let rows = table
+                .named_children(&mut cursor)
+                .filter(|row| row.kind() != "comment")
+                .map(|row| (squash(text_of(row, source)), line_of(row)))
+                .collect();
+            Some(rows)
+        }
+        "template_string" => {
+            let first_line = line_of(table);
+            let rows = text_of(table, source)
+                .trim_matches('`')
+                .lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim().is_empty())
+                .skip(1)
+                .map(|(index, line)| {
+                    let offset = u32::try_from(index).unwrap_or(0);
+                    (squash(line), first_line + offset)
+                })
+                .collect();
+            Some(rows)
+        }
+        _ => None,
+    }
+}
+
+/// `#[test_case(..)]` / `#[case(..)]` attributes right before the function, one dimension.
+fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
+    let mut rows = Vec::new();
+    let mut current = node.prev_named_sibling();
+    while let Some(sibling) = current {
+        match sibling.kind() {
+            "attribute_item" => {
+                let text = squash(text_of(sibling, source));
+                let inner = text
+                    .strip_prefix("#[")
+                    .and_then(|rest| rest.strip_suffix(']'))
+                    .unwrap_or_default();
+                for name in ["test_case(", "case("] {
+                    if let Some(arguments) = inner.strip_prefix(name) {
+                        let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
+                        rows.push((arguments.to_string(), line_of(sibling)));
+                    }
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        current = sibling.prev_named_sibling();
+    }
+    rows.reverse();
+    if rows.is_empty() {
+        Vec::new()
+    } else {
+        vec![rows]
+    }
+}

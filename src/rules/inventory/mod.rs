@@ -1,0 +1,385 @@
+//! The test inventory of one side of a file, following each runner's collection rules.
+//!
+//! Built on the shared `tests` query. A test's identity is (language family, enclosing suite
+//! path, name, case), never a line number: `TestApi › test_login[(1, 2)]`. Each
+//! `pytest.mark.parametrize` row, `.each` table row and `#[test_case]`/`#[case]` attribute is
+//! its own case. Functions the runner would not collect (a `test_*` function in `x.py`, a
+//! method of a class pytest ignores, a Python function not named `test*`) are kept with
+//! `collected: false` and the reason, so a test taken out of the runner can be told from a
+//! deleted one. Runner configuration (`python_files`, `testMatch`) is not read here.
+
+use super::context::FileContext;
+use crate::finding::Side;
+use crate::lang::Language;
+use crate::query::KEY_SEPARATOR;
+use tree_sitter::Node;
+
+mod cases;
+
+use cases::cases;
+
+/// One test (or, when `collected` is false, a function that is not collected as one).
+#[derive(Clone, Debug)]
+pub struct Test {
+    /// Identity within the language family: the key plus `[case]` for parametrized cases.
+    pub id: String,
+    /// Suite path and name, without the case.
+    pub key: String,
+    /// The case (a parametrize row, normalised), when the test is parametrized.
+    pub case: Option<String>,
+    /// 1-based line of the test (of the case's row for parametrized cases).
+    pub line: u32,
+    /// 1-based last line.
+    pub end_line: u32,
+    /// 1-based first and last line of the test itself (the same as `line`..`end_line` unless
+    /// this is a case).
+    pub test_lines: (u32, u32),
+    /// Byte range of the test's node.
+    pub byte_range: std::ops::Range<usize>,
+    /// The body, one line per line with whitespace removed, for telling renames from deletions.
+    pub body: String,
+    /// Whether the runner collects it; when not, why.
+    pub not_collected: Option<String>,
+    /// Whether the query saw a test (false: a plain function).
+    pub is_test: bool,
+    /// A `.todo` placeholder: not run, and reported by `skipped-test` when it replaces a test.
+    pub todo: bool,
+}
+
+impl Test {
+    /// The whole test, cases folded: identity = key.
+    pub fn whole(&self) -> Test {
+        Test {
+            id: self.key.clone(),
+            case: None,
+            line: self.test_lines.0,
+            end_line: self.test_lines.1,
+            ..self.clone()
+        }
+    }
+
+    /// Whether the runner collects this as a test.
+    pub fn collected(&self) -> bool {
+        self.is_test && self.not_collected.is_none()
+    }
+}
+
+/// Whether the runner's default patterns collect tests from `path`.
+pub fn is_test_file(path: &str, language: Language) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let in_dir = |dir: &str| path.split('/').rev().skip(1).any(|part| part == dir);
+    match language {
+        Language::Python => {
+            let stem = file.strip_suffix(".py").unwrap_or(file);
+            stem.starts_with("test") || stem.ends_with("_test")
+        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            let parts: Vec<&str> = file.split('.').collect();
+            parts.len() > 2
+                && parts[1..parts.len() - 1]
+                    .iter()
+                    .any(|part| matches!(*part, "test" | "spec"))
+                || in_dir("__tests__")
+                || in_dir("test")
+                || in_dir("tests")
+        }
+        Language::Rust => true,
+    }
+}
+
+/// Every test and function on `side`, cases expanded, in document order.
+pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
+    let (Some(language), Some(text), Some(parsed)) =
+        (context.language, context.side(side), context.parsed(side))
+    else {
+        return Vec::new();
+    };
+    let source = text.text;
+    let file_ok = is_test_file(text.path, language);
+    let root = parsed.tree.root_node();
+    let matches = context.matches(side, "tests");
+    let mut out: Vec<Test> = Vec::new();
+    let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
+    // Test patterns come before `function` patterns for the same node; keep the first.
+    let mut ordered: Vec<&crate::query::QueryMatch> = matches
+        .iter()
+        .filter(|found| matches!(found.property("kind"), Some("test" | "function")))
+        .collect();
+    ordered.sort_by_key(|found| {
+        (
+            found.byte_range.start,
+            found.property("kind") != Some("test"),
+        )
+    });
+    for found in ordered {
+        if seen.contains(&found.byte_range) {
+            continue;
+        }
+        seen.push(found.byte_range.clone());
+        let is_test = found.property("kind") == Some("test");
+        let node = node_at(root, found.byte_range.clone());
+        let mut not_collected = None;
+        if is_test && !file_ok {
+            not_collected = Some(format!(
+                "`{}` is outside the runner's test file patterns",
+                text.path
+            ));
+        }
+        if is_test && not_collected.is_none() {
+            not_collected = node.and_then(|node| scope_not_collected(node, source, language));
+        }
+        let body = node
+            .map(|node| body_text(node, source, language))
+            .unwrap_or_default();
+        let todo = is_test
+            && node.is_some_and(|node| {
+                node.child_by_field_name("function")
+                    .is_some_and(|callee| text_of(callee, source).ends_with(".todo"))
+            });
+        if todo {
+            not_collected = Some("it is a `.todo` placeholder".to_string());
+        }
+        let base = Test {
+            id: found.key.clone(),
+            key: found.key.clone(),
+            case: None,
+            line: found.line,
+            end_line: found.end_line,
+            test_lines: (found.line, found.end_line),
+            byte_range: found.byte_range.clone(),
+            body,
+            not_collected,
+            is_test,
+            todo,
+        };
+        let cases = match node {
+            Some(node) if is_test => cases(node, source, language),
+            _ => Vec::new(),
+        };
+        if cases.is_empty() {
+            out.push(base);
+            continue;
+        }
+        for (case, line) in cases {
+            out.push(Test {
+                id: format!("{}[{case}]", base.key),
+                case: Some(case),
+                line,
+                end_line: line,
+                ..base.clone()
+            });
+        }
+    }
+    out
+}
+
+/// Ids of the collected tests on `side`.
+pub fn collected_ids(context: &FileContext<'_>, side: Side) -> Vec<String> {
+    tests(context, side)
+        .into_iter()
+        .filter(Test::collected)
+        .map(|test| test.id)
+        .collect()
+}
+
+/// The innermost named node spanning exactly `range` (a query's `@finding` node: a block
+/// holding a single method has the method's range too, so never walk upwards).
+pub fn node_at(root: Node<'_>, range: std::ops::Range<usize>) -> Option<Node<'_>> {
+    let node = root.named_descendant_for_byte_range(range.start, range.end)?;
+    (node.byte_range() == range).then_some(node)
+}
+
+/// Text with all whitespace removed.
+pub fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+fn text_of<'s>(node: Node<'_>, source: &'s str) -> &'s str {
+    source.get(node.byte_range()).unwrap_or_default()
+}
+
+/// Python: a test nested in a function is not collected, nor is a method of a class that
+/// pytest ignores (not `Test*`, or with `__init__`) unless it subclasses a `TestCase`.
+fn scope_not_collected(node: Node<'_>, source: &str, language: Language) -> Option<String> {
+    if language != Language::Python {
+        return None;
+    }
+    let mut current = node.parent();
+    while let Some(ancestor) = current {
+        match ancestor.kind() {
+            "function_definition" => {
+                return Some("it is nested in a function".to_string());
+            }
+            "class_definition" => {
+                let name = ancestor
+                    .child_by_field_name("name")
+                    .map(|name| text_of(name, source))
+                    .unwrap_or_default();
+                let bases = ancestor
+                    .child_by_field_name("superclasses")
+                    .map(|bases| text_of(bases, source))
+                    .unwrap_or_default();
+                let has_init = ancestor.child_by_field_name("body").is_some_and(|body| {
+                    let mut cursor = body.walk();
+                    body.named_children(&mut cursor).any(|child| {
+                        let function = if child.kind() == "decorated_definition" {
+                            child.child_by_field_name("definition")
+                        } else {
+                            Some(child)
+                        };
+                        function.is_some_and(|function| {
+                            function.kind() == "function_definition"
+                                && function
+                                    .child_by_field_name("name")
+                                    .is_some_and(|name| text_of(name, source) == "__init__")
+                        })
+                    })
+                });
+                let unittest = bases.contains("TestCase");
+                if !unittest && !name.starts_with("Test") {
+                    return Some(format!("class `{name}` is not collected (not `Test*`)"));
+                }
+                if !unittest && has_init {
+                    return Some(format!(
+                        "class `{name}` is not collected (it defines `__init__`)"
+                    ));
+                }
+            }
+            _ => {}
+        }
+        current = ancestor.parent();
+    }
+    None
+}
+
+/// The body of a test, whitespace removed, without its name.
+fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
+    let body = match language {
+        Language::Python | Language::Rust => node.child_by_field_name("body"),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            node.child_by_field_name("arguments").and_then(|arguments| {
+                let last = arguments.named_child_count().checked_sub(1)?;
+                arguments.named_child(u32::try_from(last).ok()?)
+            })
+        }
+    };
+    body.map(|body| {
+        text_of(body, source)
+            .lines()
+            .map(squash)
+            .filter(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+    .unwrap_or_default()
+}
+
+/// The suite path of a key (everything before the last separator).
+pub fn suite_of(key: &str) -> &str {
+    key.rsplit_once(KEY_SEPARATOR)
+        .map_or("", |(suite, _)| suite)
+}
+
+/// Whether `new` carries on the test `old`: `new` has the lines of `old` (all of them when
+/// `old` is under five lines, else 80 %), so `old` was extended or merged into `new`. Lines
+/// under eight characters (`}`, `pass`) neither count nor help.
+pub fn contains_body(old: &str, new: &str) -> bool {
+    let new_lines: Vec<&str> = new.split('\n').collect();
+    let old_lines: Vec<&str> = old.split('\n').filter(|line| line.len() >= 8).collect();
+    if old_lines.is_empty() {
+        return false;
+    }
+    let kept = old_lines
+        .iter()
+        .filter(|line| new_lines.iter().any(|other| other.contains(*line)))
+        .count();
+    if old_lines.len() < 5 {
+        kept == old_lines.len()
+    } else {
+        kept * 5 >= old_lines.len() * 4
+    }
+}
+
+/// The head test that carries on the base test `old` under another identity: a test new in
+/// this file with a similar body (a rename), else any other test that now contains its body
+/// (a merge). The rename is preferred because its assertions can be compared one to one.
+pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option<&'h Test> {
+    let others = || {
+        head.iter()
+            .filter(move |test| test.collected() && test.key != old.key)
+    };
+    others()
+        .filter(|test| !base_keys.contains(&test.key.as_str()))
+        .find(|test| similar_bodies(&old.body, &test.body))
+        .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
+}
+
+/// Whether `new` is the same test as `old` under another name: the bodies are equal, share
+/// at least 80 % of their tokens (Dice coefficient; identifiers and literals, so a renamed
+/// variable or an added `repr()` does not break it), or `new` holds the lines of `old`
+/// ([`contains_body`]). Short bodies must be equal: a swap for an unrelated trivial test is
+/// a deletion.
+pub fn similar_bodies(old: &str, new: &str) -> bool {
+    if old == new {
+        return !old.is_empty();
+    }
+    if old.is_empty() || new.is_empty() {
+        return false;
+    }
+    let tokens = |text: &str| -> Vec<String> {
+        text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|token| !token.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    if contains_body(old, new) {
+        return true;
+    }
+    let (left, mut right) = (tokens(old), tokens(new));
+    if left.len().min(right.len()) < 8 {
+        return false;
+    }
+    let total = left.len() + right.len();
+    let mut shared = 0;
+    for token in &left {
+        if let Some(index) = right.iter().position(|other| other == token) {
+            right.swap_remove(index);
+            shared += 1;
+        }
+    }
+    shared * 2 * 5 >= total * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_test_file_patterns() {
+        assert!(is_test_file("tests/test_api.py", Language::Python));
+        assert!(is_test_file("pkg/api_test.py", Language::Python));
+        assert!(!is_test_file("tests/api.py", Language::Python));
+        assert!(is_test_file("src/a.test.ts", Language::TypeScript));
+        assert!(is_test_file("src/a.spec.tsx", Language::Tsx));
+        assert!(is_test_file("src/__tests__/a.js", Language::JavaScript));
+        assert!(!is_test_file("src/a.ts", Language::TypeScript));
+        assert!(!is_test_file("src/test.ts", Language::TypeScript));
+    }
+
+    #[test]
+    fn bodies_compare_by_statements() {
+        let old = "result=runner.invoke(cmd,[\"--foo\"])\nassertresult.output==f\"{expected}\\n\"";
+        let new =
+            "result=runner.invoke(cmd,[\"--foo\"])\nassertresult.output==f\"{expected!r}\\n\"";
+        assert!(similar_bodies(old, new));
+        assert!(similar_bodies(
+            "getattr(m,n)",
+            "withwarns():\nvalue=getattr(m,n)\nassertvalue"
+        ));
+        assert!(!similar_bodies(
+            "assertrefund(10.005)==10.01",
+            "assertrefundisnotNone"
+        ));
+        assert!(!similar_bodies("a", "b"));
+    }
+}

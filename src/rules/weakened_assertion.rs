@@ -1,0 +1,367 @@
+//! `weakened-assertion`: a test that survives the change checks less than it did.
+
+use super::assertions::{self, Assertion, Family};
+use super::context::{Candidate, FileContext, Output};
+use super::declare_rule;
+use super::inventory::{self, Test};
+use crate::finding::{Severity, Side};
+use std::collections::HashSet;
+
+declare_rule! {
+    /// ## What it flags
+    /// A test that exists in base and head (same identity) whose assertions got weaker:
+    ///
+    /// - assertions removed (the count drops): `test_login: 4 assertions → 1`;
+    /// - an assertion replaced by a weaker one: exact equality → truthiness, defined, not-null,
+    ///   `toHaveBeenCalled()` without arguments; `assert x == 42` → `assert x`;
+    ///   `assert_eq!(a, b)` → `assert!(a.is_ok())`;
+    /// - a trivially true assertion added: `assert True`, `assert!(true)`,
+    ///   `expect(true).toBe(true)`, `assert x == x`;
+    /// - `expect.assertions(n)` lowered;
+    /// - `pytest.raises`/`toThrow`/`#[should_panic(expected = ..)]` dropped or loosened (the
+    ///   message or the specific error no longer checked); a dropped `pytest.warns` alone is
+    ///   a warning (deprecation checks go away with API migrations);
+    /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
+    ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
+    ///
+    /// Assertions in same-file helper functions count where the helper is called, and so do
+    /// calls to helpers named `assert*`/`check*`/`verify*`/`expect*`.
+    /// ## Why it matters
+    /// A test that still runs but no longer checks the result keeps CI green and the test count
+    /// unchanged, so nothing in the summary shows that coverage was lost.
+    /// ## Example
+    /// Fires (base → head):
+    ///
+    /// ```python
+    /// assert resp.status == 200      →   assert resp
+    /// ```
+    ///
+    /// `expect(total).toBe(42)` → `expect(total).toBeDefined()`;
+    /// `pytest.approx(x, rel=1e-6)` → `pytest.approx(x, rel=1e-2)`.
+    /// ## Not flagged
+    /// - Assertions moved into a helper that the test still calls.
+    /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`).
+    /// - Tests added or deleted by the change (deleted ones are `deleted-test`).
+    /// - A test moved to another file (assertions are compared within one file pair).
+    /// ## Configuration
+    /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
+    pub static WEAKENED_ASSERTION = {
+        id: "weakened-assertion",
+        severity: Error,
+        engine: Query,
+        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
+        summary: "a surviving test's assertions are removed, loosened or replaced by trivially true ones",
+        maturity: Stable,
+        check: Some(check),
+    }
+}
+
+fn check(context: &FileContext<'_>, out: &mut Output) {
+    if context.side(Side::Base).is_none() || context.side(Side::Head).is_none() {
+        return;
+    }
+    let base_tests = inventory::tests(context, Side::Base);
+    let head_tests = inventory::tests(context, Side::Head);
+    let head_keys: HashSet<&str> = head_tests
+        .iter()
+        .filter(|test| test.collected())
+        .map(|test| test.key.as_str())
+        .collect();
+    let base_keys: Vec<&str> = base_tests
+        .iter()
+        .filter(|test| test.collected())
+        .map(|test| test.key.as_str())
+        .collect();
+    // (base test, head key): the same identity, or the test it was renamed to (so a rename
+    // does not hide a weakening; merges into an existing test are compared there).
+    let mut pairs: Vec<(&Test, String)> = Vec::new();
+    for test in base_tests.iter().filter(|test| test.collected()) {
+        if pairs.iter().any(|(seen, _)| seen.key == test.key) {
+            continue;
+        }
+        if head_keys.contains(test.key.as_str()) {
+            pairs.push((test, test.key.clone()));
+        } else if let Some(next) = inventory::successor(test, &head_tests, &base_keys)
+            && !base_keys.contains(&next.key.as_str())
+        {
+            pairs.push((test, next.key.clone()));
+        }
+    }
+    if pairs.is_empty() {
+        return;
+    }
+    let base_side: Vec<&Test> = pairs.iter().map(|(test, _)| *test).collect();
+    let head_side: Vec<&Test> = head_tests
+        .iter()
+        .filter(|test| test.collected() && pairs.iter().any(|(_, key)| *key == test.key))
+        .collect();
+    let base = assertions::by_test(context, Side::Base, &base_side);
+    let head = assertions::by_test(context, Side::Head, &head_side);
+    for (test, head_key) in &pairs {
+        let (Some(before), Some(after)) = (base.get(&test.key), head.get(head_key)) else {
+            continue;
+        };
+        let name = if test.key == *head_key {
+            format!("`{}`", test.key)
+        } else {
+            format!("`{}` (renamed to `{head_key}`)", test.key)
+        };
+        if let Some(candidate) = compare(&name, before, after) {
+            out.candidates.push(Candidate {
+                key: test.key.clone(),
+                ..candidate
+            });
+        }
+    }
+}
+
+/// Words that say nothing about what an assertion is about.
+const STOP_WORDS: &[&str] = &[
+    "assert",
+    "not",
+    "is",
+    "in",
+    "None",
+    "True",
+    "False",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "expect",
+    "self",
+    "toBe",
+    "toEqual",
+    "await",
+    "and",
+    "or",
+    "assert_eq",
+    "assert_ne",
+    "assertEqual",
+    "assertTrue",
+    "assertFalse",
+    "to",
+    "be",
+];
+
+/// The identifiers and literals an assertion talks about.
+fn subject_tokens(assertion: &Assertion) -> Vec<&str> {
+    assertion
+        .norm
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|token| !token.is_empty() && !STOP_WORDS.contains(token))
+        .collect()
+}
+
+/// How alike two assertions' subjects are: shared tokens over all distinct tokens, in
+/// thousandths (0 = nothing shared), so a close rewrite beats a long unrelated check that
+/// happens to mention the same variable.
+fn shared_tokens(old: &Assertion, new: &Assertion) -> usize {
+    let mut old_tokens = subject_tokens(old);
+    let mut new_tokens = subject_tokens(new);
+    old_tokens.sort_unstable();
+    old_tokens.dedup();
+    new_tokens.sort_unstable();
+    new_tokens.dedup();
+    let shared = old_tokens.iter().filter(|t| new_tokens.contains(t)).count();
+    let union = old_tokens.len() + new_tokens.len() - shared;
+    (shared * 1000).checked_div(union).unwrap_or(0)
+}
+
+/// Removed and added assertions paired: first the pairs of the same family that share the
+/// most subject tokens (`assert x == 42` ↔ `assert x`), then leftover raise checks and
+/// `expect.assertions` with each other, then leftovers with trivially true additions. An
+/// unrelated replacement is not a pair: it is judged by the count.
+fn pair<'a>(
+    removed: &[&'a Assertion],
+    added: &[&'a Assertion],
+) -> (
+    Vec<(&'a Assertion, &'a Assertion)>,
+    Vec<&'a Assertion>,
+    Vec<&'a Assertion>,
+) {
+    let mut scored: Vec<(usize, usize, usize)> = Vec::new();
+    for (i, old) in removed.iter().enumerate() {
+        for (j, new) in added.iter().enumerate() {
+            let shared = shared_tokens(old, new);
+            if old.family == new.family && shared > 0 {
+                scored.push((shared, i, j));
+            }
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut old_used = vec![false; removed.len()];
+    let mut new_used = vec![false; added.len()];
+    let mut pairs = Vec::new();
+    let take =
+        |i: usize, j: usize, pairs: &mut Vec<_>, old_used: &mut [bool], new_used: &mut [bool]| {
+            old_used[i] = true;
+            new_used[j] = true;
+            pairs.push((removed[i], added[j]));
+        };
+    for (_, i, j) in scored {
+        if !old_used[i] && !new_used[j] {
+            take(i, j, &mut pairs, &mut old_used, &mut new_used);
+        }
+    }
+    for i in 0..removed.len() {
+        if old_used[i] {
+            continue;
+        }
+        let fits = |new: &Assertion| match removed[i].family {
+            Family::Check => new.strength == 0,
+            family => new.family == family,
+        };
+        if let Some(j) = (0..added.len()).find(|j| !new_used[*j] && fits(added[*j])) {
+            take(i, j, &mut pairs, &mut old_used, &mut new_used);
+        }
+    }
+    let left_old = (0..removed.len())
+        .filter(|i| !old_used[*i])
+        .map(|i| removed[i])
+        .collect();
+    let left_new = (0..added.len())
+        .filter(|j| !new_used[*j])
+        .map(|j| added[j])
+        .collect();
+    (pairs, left_old, left_new)
+}
+
+/// What a removed check on an error (`result.exception`, `exit_code`) is, when the change
+/// replaced result inspection by a raise check (`pytest.raises(.., match=..)`).
+fn about_errors(assertion: &Assertion) -> bool {
+    let text = assertion.norm.to_lowercase();
+    ["exception", "exit_code", "error", "warn", "raise", "throw"]
+        .iter()
+        .any(|word| text.contains(word))
+}
+
+/// What got weaker in one test, as one candidate.
+fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
+    let mut removed: Vec<&Assertion> = before.iter().collect();
+    let mut added: Vec<&Assertion> = Vec::new();
+    for assertion in after {
+        match removed
+            .iter()
+            .position(|other| other.norm == assertion.norm)
+        {
+            Some(index) => {
+                removed.remove(index);
+            }
+            None => added.push(assertion),
+        }
+    }
+    if removed.is_empty() && added.iter().all(|a| a.strength > 0) {
+        return None;
+    }
+    let mut reasons: Vec<String> = Vec::new();
+    // Base-side location (a removal) wins over a head-side one.
+    let mut base_line: Option<u32> = None;
+    let mut head_line: Option<u32> = None;
+    let (pairs, left_old, left_new) = pair(&removed, &added);
+    for (old, new) in pairs {
+        let weaker = match old.family {
+            Family::Count => new.count.unwrap_or(0) < old.count.unwrap_or(0),
+            _ => new.strength < old.strength,
+        };
+        let widened = match (old.tolerance, new.tolerance) {
+            (Some(old_tol), Some(new_tol)) if old_tol > 0.0 => new_tol > old_tol * 10.0,
+            _ => false,
+        };
+        if weaker && new.strength > 0 {
+            reasons.push(format!("`{}` → `{}`", old.text, new.text));
+            head_line.get_or_insert(new.line);
+        } else if weaker {
+            reasons.push(format!("`{}` → trivially true `{}`", old.text, new.text));
+            head_line.get_or_insert(new.line);
+        } else if widened {
+            reasons.push(format!(
+                "tolerance widened {} → {} in `{}`",
+                old.tolerance.unwrap_or_default(),
+                new.tolerance.unwrap_or_default(),
+                new.text
+            ));
+            head_line.get_or_insert(new.line);
+        }
+    }
+    for new in left_new.iter().filter(|a| a.strength == 0) {
+        reasons.push(format!("trivially true `{}` added", new.text));
+        head_line.get_or_insert(new.line);
+    }
+    let count = |list: &[Assertion]| {
+        list.iter()
+            .filter(|a| a.strength > 0 && a.family != Family::Count)
+            .count()
+    };
+    let (was, now) = (count(before), count(after));
+    // A new raise check that pins the error (type and message) covers removed checks that
+    // inspected the error by hand.
+    let raise_checks = left_new
+        .iter()
+        .filter(|a| a.family == Family::Raises && a.strength >= 2)
+        .count();
+    let mut unpaired: Vec<&Assertion> = left_old
+        .into_iter()
+        .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
+        .collect();
+    // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
+    // check is always reported.
+    if now >= was {
+        unpaired.retain(|a| a.family == Family::Raises);
+    }
+    // A dropped warning check (`pytest.warns(DeprecationWarning)`) usually goes with an API
+    // migration: weaker evidence than a dropped value or raise check.
+    let only_warnings = !unpaired.is_empty()
+        && unpaired
+            .iter()
+            .all(|a| a.family == Family::Raises && a.norm.to_lowercase().contains("warn"));
+    if !unpaired.is_empty() {
+        let listed: Vec<String> = unpaired
+            .iter()
+            .take(3)
+            .map(|a| format!("`{}`", a.text))
+            .collect();
+        let more = if unpaired.len() > 3 {
+            format!(" and {} more", unpaired.len() - 3)
+        } else {
+            String::new()
+        };
+        let prefix = if now < was {
+            format!("{was} {} → {now}; ", plural(was))
+        } else {
+            String::new()
+        };
+        reasons.insert(0, format!("{prefix}{}{more} removed", listed.join(", ")));
+        base_line = unpaired.first().map(|a| a.line);
+    }
+    if reasons.is_empty() {
+        return None;
+    }
+    let severity = if only_warnings && reasons.len() == 1 {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    let (side, line) = match (base_line, head_line) {
+        (Some(line), _) => (Side::Base, line),
+        (None, Some(line)) => (Side::Head, line),
+        (None, None) => return None,
+    };
+    Some(Candidate {
+        side,
+        line,
+        end_line: line,
+        severity,
+        message: format!("{label}: {}", reasons.join("; ")),
+        key: String::new(),
+        moved: None,
+    })
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        "assertion"
+    } else {
+        "assertions"
+    }
+}
