@@ -85,6 +85,17 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                 && policy.level(rule) != Level::Off
         })
         .collect();
+    let texts: Vec<(crate::lang::Language, &str)> = pairs
+        .iter()
+        .filter_map(|pair| Some((crate::lang::Language::from_path(pair.path())?, *pair)))
+        .flat_map(|(language, pair)| {
+            [pair.base.text(), pair.head.text()]
+                .into_iter()
+                .flatten()
+                .map(move |text| (language, text))
+        })
+        .collect();
+    crate::query::warm(&texts);
     let results: Vec<FileResult> = pairs
         .par_iter()
         .map(|pair| analyze_file(pair, &rules))

@@ -2,6 +2,7 @@
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: tests and suites that make the runner skip everything else: `.only` (also through
 ;   `.concurrent`, `.describe` and `.each`), `fit`/`fdescribe`/`ftest`, node:test `{ only: true }`.
+; prefilter: only fit( fit.each fdescribe ftest fcontext
 ; captures:
 ;   @finding    required  node whose range is reported
 ;   @key        required  the focused test or suite title

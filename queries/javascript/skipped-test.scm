@@ -5,6 +5,7 @@
 ;   by the rule against base), vitest `skipIf`/`runIf`, node:test `{ skip }`/`{ todo }` options,
 ;   and in-body skips (`this.skip()`, `t.skip()`, `ctx.skip()`, playwright `test.skip()`,
 ;   jasmine `pending()`).
+; prefilter: skip fixme xit xtest xdescribe xcontext xspecify xsuite .todo runIf pending(
 ; captures:
 ;   @finding    required  node whose range is reported
 ;   @key        optional  the test or suite title; without it the key is the enclosing test

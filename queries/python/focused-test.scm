@@ -2,6 +2,7 @@
 ; language: python
 ; matches: focus markers of the pytest-only and pytest-focus plugins, which deselect every other
 ;   test when the plugin is installed: `@pytest.mark.only`, `@pytest.mark.focus`.
+; prefilter: only focus
 ; captures:
 ;   @finding  required  the decorator
 ;   @key      required  the decorated test or class name

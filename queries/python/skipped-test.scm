@@ -4,6 +4,7 @@
 ;   `@pytest.mark.skip`, `@pytest.mark.skipif(cond)`, `@pytest.mark.xfail`, `@unittest.skip*`,
 ;   `@unittest.expectedFailure`, `pytest.skip()`/`pytest.xfail()`/`pytest.importorskip()` calls,
 ;   `self.skipTest()`, `raise SkipTest`, module-level `pytestmark`, and `__test__ = False`.
+; prefilter: skip xfail expectedFailure SkipTest pytestmark __test__
 ; captures:
 ;   @finding    required  node whose range is reported (the decorator or the call)
 ;   @key        optional  the decorated test or class name; without it the enclosing scope

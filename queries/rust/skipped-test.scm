@@ -3,6 +3,7 @@
 ; matches: `#[ignore]` on a function, and always-false `cfg` attributes (`#[cfg(any())]`,
 ;   `#[cfg(FALSE)]`, `#[cfg(not(all()))]`) on a function, a module or a whole file. A removed
 ;   `#[test]` attribute is found by the rule from the `tests` inventory, not here.
+; prefilter: ignore cfg
 ; captures:
 ;   @finding    required  the attribute
 ;   @key        optional  the function or module name; absent for inner attributes (whole file)

@@ -3,6 +3,7 @@
 ; matches: validation shapes in the UNCOMMENTED TEXT of a comment. The rule strips the comment
 ;   markers, parses that text on its own with this grammar and runs this query over that small
 ;   tree (never over the file itself).
+; warm: no (runs on the text of comments, compiled when a comment needs it)
 ; captures:
 ;   @finding  required  the validation statement or call
 ; properties (#set!):

@@ -2,6 +2,7 @@
 ; language: typescript (a verbatim copy of javascript/)
 ; matches: tests and suites that make the runner skip everything else: `.only` (also through
 ;   `.concurrent`, `.describe` and `.each`), `fit`/`fdescribe`/`ftest`, node:test `{ only: true }`.
+; prefilter: only fit( fit.each fdescribe ftest fcontext
 ; captures:
 ;   @finding    required  node whose range is reported
 ;   @key        required  the focused test or suite title

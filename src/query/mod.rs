@@ -189,6 +189,53 @@ pub fn compiled(language: Language, name: &str) -> Option<&'static CompiledQuery
     }))
 }
 
+/// Words of which at least one must occur in a text for the query `name` to match there, from
+/// the file's `; prefilter:` header line; `None` when the query declares none. Compiling a
+/// query costs milliseconds on large grammars, so a file that cannot match skips it.
+pub fn prefilter(language: Language, name: &str) -> Option<Vec<&'static str>> {
+    let source = QUERY_SOURCES
+        .iter()
+        .find(|source| source.language == language && source.name == name)?;
+    let line = source
+        .text
+        .lines()
+        .take_while(|line| line.starts_with(';'))
+        .find_map(|line| line.strip_prefix("; prefilter:"))?;
+    Some(line.split_whitespace().collect())
+}
+
+/// Whether `text` can contain a match of `name` by its prefilter.
+pub fn may_match(language: Language, name: &str, text: &str) -> bool {
+    prefilter(language, name).is_none_or(|words| words.iter().any(|word| text.contains(word)))
+}
+
+/// Compiles, in parallel, the queries that the given texts may need (by their prefilters).
+/// Query compilation dominates the gate's run time on a small change (milliseconds per pattern
+/// on the TypeScript grammar), and each query is independent, so this spreads it over all cores
+/// before the files are analysed. Queries whose header says `; warm: no` run on derived text
+/// (uncommented comments) and compile on demand.
+pub fn warm(texts: &[(Language, &str)]) {
+    use rayon::prelude::*;
+    let needed: Vec<&QuerySource> = QUERY_SOURCES
+        .iter()
+        .filter(|source| {
+            !source
+                .text
+                .lines()
+                .take_while(|l| l.starts_with(';'))
+                .any(|l| l.starts_with("; warm: no"))
+        })
+        .filter(|source| {
+            texts.iter().any(|(language, text)| {
+                *language == source.language && may_match(*language, source.name, text)
+            })
+        })
+        .collect();
+    needed.par_iter().for_each(|source| {
+        let _ = compiled(source.language, source.name);
+    });
+}
+
 /// Runs `query` over a parsed file and returns its matches in document order.
 pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<QueryMatch> {
     let source = parsed.text.as_str();

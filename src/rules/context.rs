@@ -171,7 +171,11 @@ impl<'a> FileContext<'a> {
         if let Some(cached) = self.cache.borrow().get(&(side, name)) {
             return Rc::clone(cached);
         }
-        let result = match (self.language, self.parsed(side)) {
+        let may_match = match (self.language, self.side(side)) {
+            (Some(language), Some(text)) => query::may_match(language, name, text.text),
+            _ => false,
+        };
+        let result = match (self.language, self.parsed(side).filter(|_| may_match)) {
             (Some(language), Some(parsed)) => query::compiled(language, name)
                 .map(|compiled| query::run(compiled, parsed, language))
                 .unwrap_or_default(),
