@@ -25,18 +25,28 @@ macro_rules! queries {
 }
 
 queries! {
+    JavaScript / "disabled-check",
+    JavaScript / "empty-catch",
     JavaScript / "focused-test",
     JavaScript / "skipped-test",
     JavaScript / "tests",
+    TypeScript / "disabled-check",
+    TypeScript / "empty-catch",
     TypeScript / "focused-test",
     TypeScript / "skipped-test",
     TypeScript / "tests",
+    Tsx / "disabled-check",
+    Tsx / "empty-catch",
     Tsx / "focused-test",
     Tsx / "skipped-test",
     Tsx / "tests",
+    Python / "disabled-check",
+    Python / "empty-catch",
     Python / "focused-test",
     Python / "skipped-test",
     Python / "tests",
+    Rust / "disabled-check",
+    Rust / "empty-catch",
     Rust / "skipped-test",
     Rust / "tests",
 }

@@ -7,9 +7,11 @@
 
 mod condition;
 mod context;
+mod disabled_check;
+mod empty_catch;
 mod focused_test;
 mod gate_config_change;
-mod markers;
+pub(crate) mod markers;
 mod planned;
 mod skipped_test;
 
@@ -146,8 +148,8 @@ pub(crate) use declare_rule;
 pub static ALL_RULES: &[&Rule] = &[
     &planned::COMMENTED_OUT_VALIDATION,
     &planned::DELETED_TEST,
-    &planned::DISABLED_CHECK,
-    &planned::EMPTY_CATCH,
+    &disabled_check::DISABLED_CHECK,
+    &empty_catch::EMPTY_CATCH,
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
     &planned::LEAKED_SECRET,

@@ -58,54 +58,6 @@ declare_rule! {
     /// **Status: planned.** This rule is declared by the contract but its detection is not
     /// implemented yet: it reports nothing.
     /// ## What it flags
-    /// New suppressions (`eslint-disable`, `@ts-ignore`, `# noqa`, `# type: ignore`, `#[allow]`), CI steps made non-blocking (`continue-on-error: true`, `|| true`, `if: false`), and test commands that no longer run tests.
-    /// ## Why it matters
-    /// Silencing the checker is the shortcut when the code does not satisfy it.
-    /// ## Example
-    /// `// @ts-ignore` added above a call that no longer type-checks.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.disabled-check.severity` in `.integrity-gate.yml`.
-    pub static DISABLED_CHECK = {
-        id: "disabled-check",
-        severity: Error,
-        engine: Lines,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "a lint/type suppression, --no-verify, continue-on-error or a neutered test script is added",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
-    /// An empty `catch`, `except: pass`, `.catch(() => {})`, Rust `let _ =` on a `Result` that was propagated before, `Err(_) => {}`.
-    /// ## Why it matters
-    /// Swallowing the exception makes the failing path look like success.
-    /// ## Example
-    /// `try { save() } catch (e) {}`.
-    /// ## Not flagged
-    /// Everything, until the detection exists.
-    /// ## Configuration
-    /// `rules.empty-catch.severity` in `.integrity-gate.yml`.
-    pub static EMPTY_CATCH = {
-        id: "empty-catch",
-        severity: Error,
-        engine: Query,
-        languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "an error handler that swallows the error is added",
-        maturity: Planned,
-        check: None,
-    }
-}
-
-declare_rule! {
-    /// **Status: planned.** This rule is declared by the contract but its detection is not
-    /// implemented yet: it reports nothing.
-    /// ## What it flags
     /// Known token formats, private keys, credentialed URLs, secret-looking assignments and committed `.env`/key files on lines the change adds. Output is always redacted.
     /// ## Why it matters
     /// Agents paste credentials to make an integration test pass; once pushed, a secret must be rotated.
