@@ -4,7 +4,7 @@
 //! only a change towards leniency is reported.
 
 use super::config_text::{IniEntry, at, ini, js_settings, jsonc, toml, yaml};
-use super::{Output, file_name, locate, locate_key, push};
+use super::{Output, file_name, locate_key, push};
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::rules::FileContext;
