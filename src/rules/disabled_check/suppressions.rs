@@ -5,10 +5,11 @@
 //! A suppression is new when head holds more copies of the same normalized text than base;
 //! only copies on lines the change added are reported.
 
-use super::{Output, push};
+use super::Output;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::rules::FileContext;
+use crate::rules::{Candidate, Fact, Moved};
 use regex::Regex;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -22,6 +23,53 @@ pub struct Judged {
     pub what: String,
 }
 
+/// Fact name for a suppression line that left a file's base (it may reappear in another file).
+const LEFT: &str = "suppression";
+
+/// A suppression found on one side: its normalized text, the code before it on its line and
+/// the whole line, both normalized.
+struct Found<'m> {
+    found: &'m crate::query::QueryMatch,
+    text: &'m str,
+    key: String,
+    code: String,
+    line: String,
+}
+
+fn normalized(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn found_on<'m>(matches: &'m [crate::query::QueryMatch], text: &'m str) -> Vec<Found<'m>> {
+    matches
+        .iter()
+        .map(|found| {
+            let start = found.byte_range.start;
+            let line_start = text[..start.min(text.len())]
+                .rfind('\n')
+                .map_or(0, |at| at + 1);
+            let line_end = text[start.min(text.len())..]
+                .find('\n')
+                .map_or(text.len(), |at| start + at);
+            Found {
+                found,
+                text: text.get(found.byte_range.clone()).unwrap_or_default(),
+                key: normalized(text.get(found.byte_range.clone()).unwrap_or_default()),
+                code: normalized(text.get(line_start..start).unwrap_or_default()),
+                line: normalized(text.get(line_start..line_end).unwrap_or_default()),
+            }
+        })
+        .collect()
+}
+
+fn judge(language: Language, found: &Found<'_>) -> Option<Judged> {
+    match language {
+        Language::Python => python(found.text),
+        Language::Rust => rust(found.text, found.found.property("kind") == Some("inner")),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(found.text),
+    }
+}
+
 pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(language) = context.language else {
         return;
@@ -29,49 +77,77 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(head_text) = context.side(Side::Head).map(|side| side.text) else {
         return;
     };
-    let head = context.matches(Side::Head, "disabled-check");
-    if head.is_empty() {
-        return;
-    }
-    let base_text = context.side(Side::Base).map(|side| side.text);
-    let normalized =
-        |text: &str| -> String { text.split_whitespace().collect::<Vec<_>>().join(" ") };
-    let mut base_counts: HashMap<String, usize> = HashMap::new();
-    if let Some(base_text) = base_text {
-        for found in context.matches(Side::Base, "disabled-check").iter() {
-            let text = base_text.get(found.byte_range.clone()).unwrap_or_default();
-            *base_counts.entry(normalized(text)).or_default() += 1;
+    let head_matches = context.matches(Side::Head, "disabled-check");
+    let base_matches = context.matches(Side::Base, "disabled-check");
+    let base_text = context.side(Side::Base).map_or("", |side| side.text);
+    let head = found_on(&head_matches, head_text);
+    let base = found_on(&base_matches, base_text);
+    let count = |list: &[Found<'_>]| {
+        let mut counts: HashMap<String, usize> = HashMap::new();
+        for found in list {
+            *counts.entry(found.key.clone()).or_default() += 1;
+        }
+        counts
+    };
+    let base_counts = count(&base);
+    let head_counts = count(&head);
+    // Suppressions that left this file may reappear in another changed file (a move).
+    for found in &base {
+        if base_counts.get(&found.key) > head_counts.get(&found.key).or(Some(&0)) {
+            out.facts.push(Fact {
+                name: LEFT,
+                family: language.family(),
+                key: found.line.clone(),
+                severity: Severity::Error,
+            });
         }
     }
-    let mut head_seen: HashMap<String, usize> = HashMap::new();
-    for found in head.iter() {
-        let text = head_text.get(found.byte_range.clone()).unwrap_or_default();
-        let key = normalized(text);
-        let seen = head_seen.entry(key.clone()).or_default();
+    // Code lines that already carried a suppression in base, with its strength: rewriting
+    // `# type: ignore` as `# type: ignore[code]` narrows it and is not new.
+    let mut base_by_code: HashMap<&str, Severity> = HashMap::new();
+    for found in base.iter().filter(|found| !found.code.is_empty()) {
+        if let Some(judged) = judge(language, found) {
+            let entry = base_by_code
+                .entry(found.code.as_str())
+                .or_insert(judged.severity);
+            *entry = (*entry).max(judged.severity);
+        }
+    }
+    let mut head_seen: HashMap<&str, usize> = HashMap::new();
+    for found in &head {
+        let seen = head_seen.entry(found.key.as_str()).or_default();
         *seen += 1;
-        if !context.pair.added.overlaps(found.line, found.end_line) {
+        let line = found.found.line;
+        if !context.pair.added.overlaps(line, found.found.end_line) {
             continue;
         }
         // The n-th copy in head is new only when base has fewer than n copies.
-        if base_counts.get(&key).copied().unwrap_or(0) >= *seen {
+        if base_counts.get(&found.key).copied().unwrap_or(0) >= *seen {
             continue;
         }
-        let judged = match language {
-            Language::Python => python(text),
-            Language::Rust => rust(text, found.property("kind") == Some("inner")),
-            Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(text),
-        };
-        let Some(judged) = judged else {
+        let Some(judged) = judge(language, found) else {
             continue;
         };
-        push(
-            out,
-            Side::Head,
-            found.line,
-            judged.severity,
-            format!("new {}", judged.what),
-            format!("suppression:{key}"),
-        );
+        if base_by_code
+            .get(found.code.as_str())
+            .is_some_and(|before| *before >= judged.severity)
+        {
+            continue;
+        }
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line,
+            end_line: line,
+            severity: judged.severity,
+            message: format!("new {}", judged.what),
+            key: format!("suppression:{}", found.key),
+            moved: Some(Moved {
+                family: language.family(),
+                key: found.line.clone(),
+                already: LEFT,
+                existed: None,
+            }),
+        });
     }
 }
 

@@ -9,6 +9,7 @@ use crate::rules::FileContext;
 use crate::rules::markers::shorten;
 use regex::Regex;
 use serde_json::{Map, Value};
+use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 /// Whether the path is a GitHub Actions workflow.
@@ -16,13 +17,12 @@ pub fn is_workflow(path: &str) -> bool {
     path.starts_with(".github/workflows/") && (path.ends_with(".yml") || path.ends_with(".yaml"))
 }
 
-/// Whether a command runs tests, lint, a build or a type check.
-pub fn runs_check(command: &str) -> bool {
+fn check_pattern() -> Option<&'static Regex> {
     static PATTERN: OnceLock<Option<Regex>> = OnceLock::new();
     PATTERN
         .get_or_init(|| {
             Regex::new(
-                r"(?x)(?:^|[\s;&|(/])(?:
+                r"(?x)(?:^|[\s;&|(/])(
                     pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|ava|karma|tsc|eslint|biome|
                     ruff|mypy|pyright|flake8|pylint|phpunit|rspec|ctest|mvn|gradle|gradlew|
                     playwright\s+test|cypress\s+run|
@@ -38,7 +38,32 @@ pub fn runs_check(command: &str) -> bool {
             .ok()
         })
         .as_ref()
-        .is_some_and(|pattern| pattern.is_match(command))
+}
+
+/// Whether a command runs tests, lint, a build or a type check.
+pub fn runs_check(command: &str) -> bool {
+    check_pattern().is_some_and(|pattern| pattern.is_match(command))
+}
+
+/// The checks a command runs, normalized (`npm run test` and `npm test` are one check,
+/// `cargo +nightly clippy` is `cargo clippy`), to tell a rewritten step from a removed one.
+fn check_tools(command: &str) -> BTreeSet<String> {
+    let Some(pattern) = check_pattern() else {
+        return BTreeSet::new();
+    };
+    pattern
+        .captures_iter(command)
+        .filter_map(|captures| captures.get(1))
+        .map(|found| {
+            found
+                .as_str()
+                .split_whitespace()
+                .filter(|word| !word.starts_with('+') && *word != "run" && *word != "npx")
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
 }
 
 /// A command line that can no longer fail: `|| true`, `|| exit 0`, `; exit 0`, `|| :`.
@@ -61,7 +86,11 @@ fn step_command(step: &Value) -> String {
     if let Some(uses) = step.get("uses").and_then(Value::as_str) {
         parts.push(uses.to_string());
         if let Some(with) = step.get("with").and_then(Value::as_object) {
-            for value in with.values() {
+            let commands = ["command", "args", "run", "script", "arguments"];
+            for (key, value) in with {
+                if !commands.contains(&key.as_str()) {
+                    continue;
+                }
                 if let Some(text) = value.as_str() {
                     parts.push(format!("{} {text}", tool_of(uses)));
                 }
@@ -83,6 +112,12 @@ fn tool_of(uses: &str) -> &str {
 fn step_identity(step: &Value) -> String {
     for key in ["id", "name", "uses"] {
         if let Some(value) = step.get(key).and_then(Value::as_str) {
+            // Pinned versions change with every bump; the action's name identifies the step.
+            let value = if key == "uses" {
+                value.split('@').next().unwrap_or(value)
+            } else {
+                value
+            };
             return format!("{key}:{value}");
         }
     }
@@ -171,13 +206,14 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         .as_ref()
         .map(|(_, value)| jobs(value))
         .unwrap_or_default();
-    let all_head_commands: Vec<String> = head_jobs
+    let head_tools: BTreeSet<String> = head_jobs
         .values()
         .flat_map(|job| steps(job).iter().map(step_command).collect::<Vec<_>>())
+        .flat_map(|command| check_tools(&command))
         .collect();
     for (id, base_job) in &base_jobs {
         let Some(head_job) = head_jobs.get(id) else {
-            if job_runs_check(base_job) && !commands_survive(base_job, &all_head_commands) {
+            if job_runs_check(base_job) && !checks_survive(base_job, &head_tools) {
                 let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
                 push(
                     out,
@@ -196,16 +232,25 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some((head_text, _)) = head.as_ref() else {
             continue;
         };
-        compare_job(context, out, id, base_job, head_job, head_text, base_text);
+        compare_job(
+            context,
+            out,
+            id,
+            base_job,
+            head_job,
+            (head_text, base_text),
+            &head_tools,
+        );
     }
 }
 
-fn commands_survive(job: &Value, head_commands: &[String]) -> bool {
+/// Whether every check the job ran still runs somewhere in the head workflow (jobs are
+/// renamed, split and merged; only a check that runs nowhere any more was removed).
+fn checks_survive(job: &Value, head_tools: &BTreeSet<String>) -> bool {
     steps(job)
         .iter()
-        .map(step_command)
-        .filter(|command| runs_check(command))
-        .all(|command| head_commands.contains(&command))
+        .flat_map(|step| check_tools(&step_command(step)))
+        .all(|tool| head_tools.contains(&tool))
 }
 
 fn describe_checks(job: &Value) -> String {
@@ -233,8 +278,8 @@ fn compare_job(
     id: &str,
     base_job: &Value,
     head_job: &Value,
-    head_text: &str,
-    base_text: &str,
+    (head_text, base_text): (&str, &str),
+    head_tools: &BTreeSet<String>,
 ) {
     let added = &context.pair.added;
     let checks = job_runs_check(base_job);
@@ -282,8 +327,8 @@ fn compare_job(
                 })
             });
         let Some(position) = position else {
-            if runs_check(&command) && !head_steps.iter().any(|step| step_command(step) == command)
-            {
+            let tools = check_tools(&command);
+            if !tools.is_empty() && !tools.iter().all(|tool| head_tools.contains(tool)) {
                 let (name, step_anchor) = step_label(base_step);
                 let line = locate(
                     base_text,
@@ -401,6 +446,19 @@ mod tests {
         assert!(runs_check("uv run mypy src"));
         assert!(!runs_check("npm ci"));
         assert!(!runs_check("echo done"));
+    }
+
+    #[test]
+    fn normalizes_check_tools() {
+        assert_eq!(check_tools("npm run test"), check_tools("npm test"));
+        assert_eq!(
+            check_tools("uv run --locked tox run -e typing"),
+            check_tools("tox run -e py")
+        );
+        assert_eq!(
+            check_tools("cargo +nightly clippy --all-targets"),
+            check_tools("cargo clippy")
+        );
     }
 
     #[test]
