@@ -29,6 +29,9 @@ pub struct Handler {
     pub protected_first_line: Option<String>,
     /// Whether the protected code asserts that an exception happens (`fail()` after the call).
     pub asserts_exception: bool,
+    /// The protected code only returns or assigns, and code after the `try` continues: the
+    /// "try this, else fall back" idiom, where the failure stays observable.
+    pub fallback: bool,
     /// Set when the handler swallows the error.
     pub swallow: Option<Swallow>,
 }
@@ -150,6 +153,60 @@ fn asserts_exception(protected: &str) -> bool {
         .is_some_and(|pattern| pattern.is_match(protected))
 }
 
+/// `try { return parse(x) } catch {}  return fallback`, `try: value = int(x) except: pass`
+/// followed by more code: the protected code only returns or assigns, so a failure leaves the
+/// value unset or falls through to the code after the `try`, which handles it.
+fn is_fallback(try_statement: Option<Node<'_>>, protected: Option<Node<'_>>) -> bool {
+    let (Some(try_statement), Some(protected)) = (try_statement, protected) else {
+        return false;
+    };
+    let (statements, _) = statements(protected);
+    let only_returns_or_assigns = !statements.is_empty()
+        && statements.iter().all(|statement| match statement.kind() {
+            "return_statement" | "lexical_declaration" | "variable_declaration" => true,
+            "expression_statement" => statement.named_child(0).is_some_and(|inner| {
+                matches!(
+                    inner.kind(),
+                    "assignment_expression" | "assignment" | "augmented_assignment"
+                )
+            }),
+            _ => false,
+        });
+    only_returns_or_assigns && code_follows(try_statement)
+}
+
+/// Whether a statement after `node` runs in the same function (also after enclosing blocks).
+fn code_follows(node: Node<'_>) -> bool {
+    let mut current = node;
+    loop {
+        let mut next = current.next_named_sibling();
+        while let Some(sibling) = next.filter(|sibling| is_comment_kind(sibling.kind())) {
+            next = sibling.next_named_sibling();
+        }
+        if next.is_some() {
+            return true;
+        }
+        let Some(parent) = current.parent() else {
+            return false;
+        };
+        if matches!(
+            parent.kind(),
+            "function_declaration"
+                | "function_expression"
+                | "arrow_function"
+                | "method_definition"
+                | "function_definition"
+                | "generator_function_declaration"
+                | "class_body"
+                | "program"
+                | "module"
+        ) {
+            return false;
+        }
+        current = parent;
+    }
+}
+
 fn first_statement_line(block: Option<Node<'_>>, source: &str) -> Option<String> {
     let (statements, _) = statements(block?);
     let first = statements.first()?;
@@ -170,6 +227,7 @@ fn handler(node: Node<'_>, source: &str, signature: String, body: Option<Node<'_
         body_lines: body.map_or_else(|| lines(node), lines),
         protected_first_line: None,
         asserts_exception: false,
+        fallback: false,
         swallow: None,
     }
 }
@@ -181,12 +239,13 @@ fn js_catch(node: Node<'_>, source: &str) -> Option<Handler> {
         .map(|parameter| text(parameter, source))
         .unwrap_or_default();
     let mut found = handler(node, source, format!("catch({parameter})"), Some(body));
-    let protected = node
+    let try_statement = node
         .parent()
-        .filter(|parent| parent.kind() == "try_statement")
-        .and_then(|parent| parent.child_by_field_name("body"));
+        .filter(|parent| parent.kind() == "try_statement");
+    let protected = try_statement.and_then(|parent| parent.child_by_field_name("body"));
     found.protected_first_line = first_statement_line(protected, source);
     found.asserts_exception = protected.is_some_and(|block| asserts_exception(text(block, source)));
+    found.fallback = is_fallback(try_statement, protected);
     let (statements, commented) = statements(body);
     if statements.is_empty() {
         found.swallow = Some(Swallow {
@@ -304,12 +363,13 @@ fn python_except(node: Node<'_>, source: &str) -> Option<Handler> {
         format!("except {}", normalize(types_text)),
         Some(body),
     );
-    let protected = node
+    let try_statement = node
         .parent()
-        .filter(|parent| parent.kind() == "try_statement")
-        .and_then(|parent| parent.child_by_field_name("body"));
+        .filter(|parent| parent.kind() == "try_statement");
+    let protected = try_statement.and_then(|parent| parent.child_by_field_name("body"));
     found.protected_first_line = first_statement_line(protected, source);
     found.asserts_exception = protected.is_some_and(|block| asserts_exception(text(block, source)));
+    found.fallback = is_fallback(try_statement, protected);
     let (statements, commented) = statements(body);
     // A comment on the `except` line itself also explains the handler.
     let commented = commented

@@ -128,11 +128,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         if swallow.needs_evidence && evidence.is_none() {
             continue;
         }
-        let severity = match (&evidence, swallow.import_fallback, swallow.commented) {
-            (_, true, _) => Severity::Note,
-            (Some(_), _, false) => Severity::Error,
-            (Some(_), _, true) | (None, _, false) => Severity::Warning,
-            (None, _, true) => Severity::Note,
+        // A fallback only softens a new handler; with strong evidence it is still the change
+        // that made the error disappear.
+        let severity = match (&evidence, swallow.import_fallback) {
+            (_, true) => Severity::Note,
+            (Some(_), false) if swallow.commented => Severity::Warning,
+            (Some(_), false) => Severity::Error,
+            (None, false) if swallow.commented || handler.fallback => Severity::Note,
+            (None, false) => Severity::Warning,
         };
         let mut message = format!("{} swallows the error", swallow.what);
         if let Some(evidence) = evidence {
@@ -142,6 +145,8 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             message.push_str(" (an optional import without a fallback value)");
         } else if swallow.commented {
             message.push_str(" (only a comment explains it)");
+        } else if handler.fallback {
+            message.push_str(" (the code after the `try` falls back)");
         }
         out.candidates.push(Candidate {
             side: Side::Head,
