@@ -5,7 +5,12 @@
 use super::config_text::{is_true, yaml};
 use super::{Output, locate, push};
 use crate::finding::{Severity, Side};
-use crate::rules::FileContext;
+use crate::rules::{Candidate, Fact, FileContext, Moved};
+
+/// Fact name: a check tool that some changed workflow runs in head.
+const CI_RUNS: &str = "ci-runs";
+/// Fact family for workflow checks.
+const CI_FAMILY: &str = "workflow";
 use crate::rules::markers::shorten;
 use regex::Regex;
 use serde_json::{Map, Value};
@@ -192,16 +197,9 @@ fn job_runs_check(job: &Value) -> bool {
 }
 
 pub fn check(context: &FileContext<'_>, out: &mut Output) {
-    let base = context
-        .side(Side::Base)
-        .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
-    let Some((base_text, base)) = base else {
-        return;
-    };
     let head = context
         .side(Side::Head)
         .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
-    let base_jobs = jobs(&base);
     let head_jobs = head
         .as_ref()
         .map(|(_, value)| jobs(value))
@@ -211,20 +209,39 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         .flat_map(|job| steps(job).iter().map(step_command).collect::<Vec<_>>())
         .flat_map(|command| check_tools(&command))
         .collect();
+    // Checks move between workflow files; a check that runs in any changed workflow's head
+    // was not removed.
+    for tool in &head_tools {
+        out.facts.push(Fact {
+            name: CI_RUNS,
+            family: CI_FAMILY,
+            key: tool.clone(),
+            severity: Severity::Error,
+        });
+    }
+    let base = context
+        .side(Side::Base)
+        .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
+    let Some((base_text, base)) = base else {
+        return;
+    };
+    let base_jobs = jobs(&base);
     for (id, base_job) in &base_jobs {
         let Some(head_job) = head_jobs.get(id) else {
-            if job_runs_check(base_job) && !checks_survive(base_job, &head_tools) {
-                let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
-                push(
+            let tools: BTreeSet<String> = steps(base_job)
+                .iter()
+                .flat_map(|step| check_tools(&step_command(step)))
+                .collect();
+            let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
+            for tool in tools.difference(&head_tools) {
+                removed(
                     out,
-                    Side::Base,
                     line,
-                    Severity::Error,
                     format!(
-                        "the change removes CI job `{id}`, which ran {}",
+                        "the change removes CI job `{id}`, which ran `{tool}` ({})",
                         describe_checks(base_job)
                     ),
-                    format!("workflow:{id}:removed"),
+                    tool,
                 );
             }
             continue;
@@ -244,13 +261,22 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
-/// Whether every check the job ran still runs somewhere in the head workflow (jobs are
-/// renamed, split and merged; only a check that runs nowhere any more was removed).
-fn checks_survive(job: &Value, head_tools: &BTreeSet<String>) -> bool {
-    steps(job)
-        .iter()
-        .flat_map(|step| check_tools(&step_command(step)))
-        .all(|tool| head_tools.contains(&tool))
+/// A removed check, dropped by the engine when another changed workflow still runs it.
+fn removed(out: &mut Output, line: u32, message: String, tool: &str) {
+    out.candidates.push(Candidate {
+        side: Side::Base,
+        line,
+        end_line: line,
+        severity: Severity::Error,
+        message,
+        key: format!("workflow:removed:{tool}"),
+        moved: Some(Moved {
+            family: CI_FAMILY,
+            key: tool.to_string(),
+            already: CI_RUNS,
+            existed: None,
+        }),
+    });
 }
 
 fn describe_checks(job: &Value) -> String {
@@ -328,24 +354,22 @@ fn compare_job(
             });
         let Some(position) = position else {
             let tools = check_tools(&command);
-            if !tools.is_empty() && !tools.iter().all(|tool| head_tools.contains(tool)) {
-                let (name, step_anchor) = step_label(base_step);
-                let line = locate(
-                    base_text,
-                    Some(&anchor),
-                    &step_anchor,
-                    &context.pair.removed,
-                );
-                push(
+            let (name, step_anchor) = step_label(base_step);
+            let line = locate(
+                base_text,
+                Some(&anchor),
+                &step_anchor,
+                &context.pair.removed,
+            );
+            for tool in tools.difference(head_tools) {
+                removed(
                     out,
-                    Side::Base,
                     line,
-                    Severity::Error,
                     format!(
                         "the change removes step `{name}` from CI job `{id}`; it ran `{}`",
                         shorten(command.lines().next().unwrap_or_default(), 60)
                     ),
-                    format!("workflow:{id}:{identity}:removed"),
+                    tool,
                 );
             }
             continue;
