@@ -83,7 +83,14 @@ fn tsconfig(context: &FileContext<'_>, out: &mut Output, base: Option<&str>, hea
         flag(value, name)
             .unwrap_or_else(|| STRICT_FAMILY.contains(&name) && flag(value, "strict") == Some(true))
     };
-    if flag(&base, "strict") == Some(true) && flag(&head_value, "strict") != Some(true) {
+    // A setting removed while `extends` changed may now come from the extended file, which
+    // this change does not show: only an explicit `false` counts then.
+    let same_extends = base.get("extends") == head_value.get("extends");
+    let turned_off = |name: &str| match flag(&head_value, name) {
+        Some(value) => !value,
+        None => same_extends,
+    };
+    if flag(&base, "strict") == Some(true) && turned_off("strict") {
         let line = locate_key(head, "strict", &context.pair.added);
         push(
             out,
