@@ -9,8 +9,13 @@ use crate::query::QueryMatch;
 use crate::rules::{Candidate, FileContext, Output};
 use std::collections::HashMap;
 
-/// `(scope, normalized expression)` → how base propagated it, and how often.
-type Propagations = HashMap<(String, String), (usize, &'static str)>;
+/// `(scope, normalized expression, how)` → how often the side propagates it that way.
+type Propagations = HashMap<(String, String, &'static str), usize>;
+
+/// Every way of propagating: `?`, `.unwrap()`, `.expect()`.
+pub const ANY: &[&str] = &[QUESTION_MARK, "`.unwrap()`", "`.expect()`"];
+/// `?` only: `unwrap_or*` is reported only where it replaces a `?`.
+pub const QUESTION_MARK: &str = "`?`";
 
 fn propagations(matches: &[QueryMatch], text: &str) -> Propagations {
     let mut out: Propagations = HashMap::new();
@@ -23,34 +28,35 @@ fn propagations(matches: &[QueryMatch], text: &str) -> Propagations {
         };
         let node_text = text.get(found.byte_range.clone()).unwrap_or_default();
         let how = if node_text.trim_end().ends_with('?') {
-            "`?`"
+            QUESTION_MARK
         } else if node_text.contains(".expect(") {
             "`.expect()`"
         } else {
             "`.unwrap()`"
         };
-        let entry = out
-            .entry((found.key.clone(), normalize(expression)))
-            .or_insert((0, how));
-        entry.0 += 1;
+        *out.entry((found.key.clone(), normalize(expression), how))
+            .or_default() += 1;
     }
     out
 }
 
-/// How base propagated `expression` in `scope`, when head propagates it fewer times.
+/// How base propagated `expression` in `scope` (one of `ways`), when head propagates it
+/// that way fewer times.
 pub fn dropped_propagation(
     context: &FileContext<'_>,
     scope: &str,
     expression: &str,
+    ways: &[&'static str],
 ) -> Option<&'static str> {
     let base_text = context.side(Side::Base)?.text;
     let head_text = context.side(Side::Head)?.text;
     let base = propagations(&context.matches(Side::Base, "empty-catch"), base_text);
     let head = propagations(&context.matches(Side::Head, "empty-catch"), head_text);
-    let id = (scope.to_string(), normalize(expression));
-    let (base_count, how) = *base.get(&id)?;
-    let head_count = head.get(&id).map_or(0, |(count, _)| *count);
-    (base_count > head_count).then_some(how)
+    let expression = normalize(expression);
+    ways.iter().copied().find(|how| {
+        let id = (scope.to_string(), expression.clone(), *how);
+        base.get(&id).copied().unwrap_or(0) > head.get(&id).copied().unwrap_or(0)
+    })
 }
 
 pub fn check(context: &FileContext<'_>, out: &mut Output) {
@@ -74,7 +80,12 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some(expression) = found.capture("condition") else {
             continue;
         };
-        let Some(how) = dropped_propagation(context, &found.key, expression) else {
+        let ways = if found.property("kind") == Some("unwrap-or") {
+            &[QUESTION_MARK][..]
+        } else {
+            ANY
+        };
+        let Some(how) = dropped_propagation(context, &found.key, expression, ways) else {
             continue;
         };
         let shown = crate::rules::markers::shorten(&normalize_spaces(expression), 60);
