@@ -31,14 +31,17 @@ declare_rule! {
     /// - Python: an `except` whose body is only `pass`, `...` or `continue`;
     ///   `with contextlib.suppress(Exception)` (or `BaseException`); a bare or broad
     ///   `except Exception:` that only returns `None` around code that used to raise.
-    /// - Rust: `let _ = expr;`, `expr.ok();`, `unwrap_or_default()`/`unwrap_or(..)`/
-    ///   `unwrap_or_else(..)` where base propagated the same call with `?`, `.unwrap()` or
-    ///   `.expect()`; `Err(_) => {}`, `Err(_) => ()`, `Err(_) => continue`.
+    /// - Rust: `let _ = expr;` and `expr.ok();` where base propagated the same call in the same
+    ///   function with `?`, `.unwrap()` or `.expect()`; `unwrap_or_default()`/`unwrap_or(..)`/
+    ///   `unwrap_or_else(..)` where base propagated it with `?`; `Err(_) => {}`,
+    ///   `Err(_) => ()`, `Err(_) => continue`.
     ///
     /// An error when the change removed what the handler did (a `throw`, a log call), wrapped
     /// code that existed before in the handler, or replaced a propagation of the same call; a
-    /// warning for a new swallowing handler otherwise; a note when the empty handler carries an
-    /// explanatory comment, and for `except ImportError: pass`.
+    /// warning for a new swallowing handler otherwise. A note when the empty handler carries an
+    /// explanatory comment, when it guards only a `return` or an assignment and code after the
+    /// `try` falls back (`try { return parse(x) } catch {}  return fallback`), and for
+    /// `except ImportError: pass`.
     /// ## Why it matters
     /// Swallowing the exception makes the failing path look like success: the test that
     /// exercised the error stops failing, and so does production, silently.
@@ -61,7 +64,8 @@ declare_rule! {
     ///   one is at most a note).
     /// - Handlers that already existed in base (also when moved or re-indented), and narrow
     ///   `contextlib.suppress(FileNotFoundError)`.
-    /// - Rust `let _ =` and `.ok()` on calls that base did not propagate.
+    /// - Rust `let _ =` and `.ok()` on calls that base did not propagate, and `unwrap_or(..)`
+    ///   replacing an `.unwrap()` (a panic turned into a default).
     /// ## Configuration
     /// `rules.empty-catch.severity` in `.integrity-gate.yml`; a deliberate handler that already
     /// exists in base can carry `// integrity-gate: allow empty-catch -- <reason>`.
