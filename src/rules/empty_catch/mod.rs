@@ -41,7 +41,8 @@ declare_rule! {
     /// warning for a new swallowing handler otherwise. A note when the empty handler carries an
     /// explanatory comment, when it guards only a `return` or an assignment and code after the
     /// `try` falls back (`try { return parse(x) } catch {}  return fallback`), and for
-    /// `except ImportError: pass`.
+    /// `except ImportError: pass`. An explanatory comment lowers strong evidence to a warning
+    /// (for Rust discards: a comment added on the line above).
     /// ## Why it matters
     /// Swallowing the exception makes the failing path look like success: the test that
     /// exercised the error stops failing, and so does production, silently.

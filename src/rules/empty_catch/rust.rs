@@ -99,12 +99,26 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         } else {
             what.to_string()
         };
+        // An explanatory comment added right above softens it, as for empty handlers.
+        let explained = found.line > 1
+            && context.is_added_line(found.line - 1)
+            && head_text
+                .lines()
+                .nth(found.line as usize - 2)
+                .is_some_and(|line| line.trim_start().starts_with("//"));
+        let (severity, note) = if explained {
+            (Severity::Warning, " (a comment explains it)")
+        } else {
+            (Severity::Error, "")
+        };
         out.candidates.push(Candidate {
             side: Side::Head,
             line: found.line,
             end_line: found.end_line,
-            severity: Severity::Error,
-            message: format!("{what} the error of `{shown}`, which base propagated with {how}"),
+            severity,
+            message: format!(
+                "{what} the error of `{shown}`, which base propagated with {how}{note}"
+            ),
             key: format!("{}:{}", found.key, normalize(expression)),
             moved: None,
         });
