@@ -179,7 +179,8 @@ fn strong_evidence(
     let removed = &context.pair.removed;
     let base_text = context.side(Side::Base)?.text;
     if let Some(scrutinee) = handler.signature.strip_prefix("match ")
-        && let Some(how) = rust::dropped_propagation(context, &handler.scope, scrutinee, rust::ANY)
+        && let Some(how) = rust::Compared::new(context)
+            .and_then(|compared| compared.dropped(&handler.scope, scrutinee, rust::ANY))
     {
         return Some(format!("base propagated `{scrutinee}` with {how}"));
     }

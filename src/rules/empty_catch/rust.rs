@@ -40,33 +40,56 @@ fn propagations(matches: &[QueryMatch], text: &str) -> Propagations {
     out
 }
 
-/// How base propagated `expression` in `scope` (one of `ways`), when head propagates it
-/// that way fewer times.
-pub fn dropped_propagation(
-    context: &FileContext<'_>,
-    scope: &str,
-    expression: &str,
-    ways: &[&'static str],
-) -> Option<&'static str> {
-    let base_text = context.side(Side::Base)?.text;
-    let head_text = context.side(Side::Head)?.text;
-    let base = propagations(&context.matches(Side::Base, "empty-catch"), base_text);
-    let head = propagations(&context.matches(Side::Head, "empty-catch"), head_text);
-    let expression = normalize(expression);
-    ways.iter().copied().find(|how| {
-        let id = (scope.to_string(), expression.clone(), *how);
-        base.get(&id).copied().unwrap_or(0) > head.get(&id).copied().unwrap_or(0)
-    })
+/// Propagations on both sides of a file, computed once per check.
+pub struct Compared {
+    base: Propagations,
+    head: Propagations,
+}
+
+impl Compared {
+    /// Both sides' propagations; `None` for added or deleted files.
+    pub fn new(context: &FileContext<'_>) -> Option<Compared> {
+        let base_text = context.side(Side::Base)?.text;
+        let head_text = context.side(Side::Head)?.text;
+        Some(Compared {
+            base: propagations(&context.matches(Side::Base, "empty-catch"), base_text),
+            head: propagations(&context.matches(Side::Head, "empty-catch"), head_text),
+        })
+    }
+
+    /// How base propagated `expression` in `scope` (one of `ways`), when head propagates it
+    /// that way fewer times.
+    pub fn dropped(
+        &self,
+        scope: &str,
+        expression: &str,
+        ways: &[&'static str],
+    ) -> Option<&'static str> {
+        let expression = normalize(expression);
+        ways.iter().copied().find(|how| {
+            let id = (scope.to_string(), expression.clone(), *how);
+            self.base.get(&id).copied().unwrap_or(0) > self.head.get(&id).copied().unwrap_or(0)
+        })
+    }
 }
 
 pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(head_text) = context.side(Side::Head).map(|side| side.text) else {
         return;
     };
-    if context.side(Side::Base).is_none() {
+    let head = context.matches(Side::Head, "empty-catch");
+    let discards = |found: &&QueryMatch| {
+        matches!(
+            found.property("kind"),
+            Some("let-underscore" | "ok-statement" | "unwrap-or")
+        ) && context.pair.added.overlaps(found.line, found.end_line)
+    };
+    if !head.iter().any(|found| discards(&found)) {
         return;
     }
-    let head = context.matches(Side::Head, "empty-catch");
+    let Some(compared) = Compared::new(context) else {
+        return;
+    };
     for found in head.iter() {
         let what = match found.property("kind") {
             Some("let-underscore") => "`let _ =` discards",
@@ -85,7 +108,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         } else {
             ANY
         };
-        let Some(how) = dropped_propagation(context, &found.key, expression, ways) else {
+        let Some(how) = compared.dropped(&found.key, expression, ways) else {
             continue;
         };
         let shown = crate::rules::markers::shorten(&normalize_spaces(expression), 60);
