@@ -32,7 +32,9 @@ struct Found<'m> {
     found: &'m crate::query::QueryMatch,
     text: &'m str,
     key: String,
-    code: String,
+    /// What the suppression applies to: the code before it on its line, or for a comment on
+    /// its own line the next non-blank line.
+    anchor: String,
     line: String,
 }
 
@@ -51,11 +53,24 @@ fn found_on<'m>(matches: &'m [crate::query::QueryMatch], text: &'m str) -> Vec<F
             let line_end = text[start.min(text.len())..]
                 .find('\n')
                 .map_or(text.len(), |at| start + at);
+            let code = normalized(text.get(line_start..start).unwrap_or_default());
+            let anchor = if code.is_empty() {
+                let after = text.get(found.byte_range.end..).unwrap_or_default();
+                let next = after
+                    .lines()
+                    .skip(1)
+                    .map(str::trim)
+                    .find(|line| !line.is_empty())
+                    .unwrap_or_default();
+                format!("next:{}", normalized(next))
+            } else {
+                format!("code:{code}")
+            };
             Found {
                 found,
                 text: text.get(found.byte_range.clone()).unwrap_or_default(),
                 key: normalized(text.get(found.byte_range.clone()).unwrap_or_default()),
-                code: normalized(text.get(line_start..start).unwrap_or_default()),
+                anchor,
                 line: normalized(text.get(line_start..line_end).unwrap_or_default()),
             }
         })
@@ -102,13 +117,14 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             });
         }
     }
-    // Code lines that already carried a suppression in base, with its strength: rewriting
-    // `# type: ignore` as `# type: ignore[code]` narrows it and is not new.
-    let mut base_by_code: HashMap<&str, Severity> = HashMap::new();
-    for found in base.iter().filter(|found| !found.code.is_empty()) {
+    // Code that already carried a suppression in base, with its strength: rewriting
+    // `# type: ignore` as `# type: ignore[code]`, or following a rule's rename
+    // (`ban-types` → `no-restricted-types`), changes a suppression without adding one.
+    let mut base_by_anchor: HashMap<&str, Severity> = HashMap::new();
+    for found in base.iter().filter(|found| found.anchor.len() > 5) {
         if let Some(judged) = judge(language, found) {
-            let entry = base_by_code
-                .entry(found.code.as_str())
+            let entry = base_by_anchor
+                .entry(found.anchor.as_str())
                 .or_insert(judged.severity);
             *entry = (*entry).max(judged.severity);
         }
@@ -128,8 +144,8 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some(judged) = judge(language, found) else {
             continue;
         };
-        if base_by_code
-            .get(found.code.as_str())
+        if base_by_anchor
+            .get(found.anchor.as_str())
             .is_some_and(|before| *before >= judged.severity)
         {
             continue;
