@@ -77,6 +77,18 @@ fn found_on<'m>(matches: &'m [crate::query::QueryMatch], text: &'m str) -> Vec<F
         .collect()
 }
 
+/// Which checker a suppression silences, so replacing one tool's suppression by another's
+/// (`# type: ignore` by `# pyright: ignore`) still counts as new.
+fn tool(text: &str) -> &'static str {
+    let lower = text.to_ascii_lowercase();
+    [
+        "pylint", "pyright", "nosec", "noqa", "mypy", "pyre", "type", "eslint", "@ts-", "biome",
+    ]
+    .into_iter()
+    .find(|tool| lower.contains(tool))
+    .unwrap_or("lint")
+}
+
 fn judge(language: Language, found: &Found<'_>) -> Option<Judged> {
     match language {
         Language::Python => python(found.text),
@@ -120,11 +132,11 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     // Code that already carried a suppression in base, with its strength: rewriting
     // `# type: ignore` as `# type: ignore[code]`, or following a rule's rename
     // (`ban-types` → `no-restricted-types`), changes a suppression without adding one.
-    let mut base_by_anchor: HashMap<&str, Severity> = HashMap::new();
+    let mut base_by_anchor: HashMap<String, Severity> = HashMap::new();
     for found in base.iter().filter(|found| found.anchor.len() > 5) {
         if let Some(judged) = judge(language, found) {
             let entry = base_by_anchor
-                .entry(found.anchor.as_str())
+                .entry(format!("{}|{}", tool(found.text), found.anchor))
                 .or_insert(judged.severity);
             *entry = (*entry).max(judged.severity);
         }
@@ -145,7 +157,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             continue;
         };
         if base_by_anchor
-            .get(found.anchor.as_str())
+            .get(&format!("{}|{}", tool(found.text), found.anchor))
             .is_some_and(|before| *before >= judged.severity)
         {
             continue;
