@@ -56,7 +56,12 @@ declare_rule! {
     /// `run: npm test` that gains `continue-on-error: true`; `addopts = --deselect
     /// tests/test_api.py::test_login` in `pytest.ini`.
     /// ## Not flagged
-    /// - Suppressions and settings that already exist in base (moved lines included).
+    /// - Suppressions and settings that already exist in base (moved lines included, also
+    ///   between files), and a suppression rewritten in place for the same checker (a renamed
+    ///   rule, error codes added) unless it became broader.
+    /// - A CI check that still runs in another job or changed workflow file (steps are paired
+    ///   by id, name, action or command, and removed checks by the tool they run).
+    /// - tsconfig settings removed while `extends` changed (they may now be inherited).
     /// - Text that looks like a suppression inside a string literal.
     /// - `@ts-expect-error` and `#[expect]` with a description or `reason`.
     /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
