@@ -11,13 +11,14 @@ mod comments;
 mod condition;
 mod context;
 mod deleted_test;
+mod disabled_check;
+mod empty_catch;
 mod focused_test;
 mod gate_config_change;
 pub mod inventory;
 mod leaked_secret;
-mod markers;
+pub(crate) mod markers;
 pub mod new_dependency;
-mod planned;
 mod skipped_test;
 mod todo_stub;
 mod weakened_assertion;
@@ -176,8 +177,8 @@ pub(crate) use declare_rule;
 pub static ALL_RULES: &[&Rule] = &[
     &commented_out_validation::COMMENTED_OUT_VALIDATION,
     &deleted_test::DELETED_TEST,
-    &planned::DISABLED_CHECK,
-    &planned::EMPTY_CATCH,
+    &disabled_check::DISABLED_CHECK,
+    &empty_catch::EMPTY_CATCH,
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
     &leaked_secret::LEAKED_SECRET,

@@ -1,0 +1,51 @@
+; rule: empty-catch
+; language: rust
+; matches: ways to discard an error (`let _ = expr;`, `expr.ok();`, `unwrap_or*`, `Err(_)` arms)
+;   and, for comparison with base, the ways to propagate one (`expr?`, `.unwrap()`, `.expect()`).
+;   The Rust side pairs a discard in head with a propagation of the same expression in base.
+; captures:
+;   @finding    required  the statement, call or match arm
+;   @condition  optional  the expression whose error is discarded or propagated
+;   @_…         helpers for predicates, ignored by Rust
+; properties (#set!):
+;   kind  let-underscore | ok-statement | unwrap-or | err-arm | propagate
+
+; let _ = expr;
+((let_declaration value: (_) @condition) @finding
+ (#match? @finding "^let\\s+_\\s*(:[^=]*)?=")
+ (#set! kind "let-underscore"))
+
+; expr.ok();
+((expression_statement
+   (call_expression
+     function: (field_expression value: (_) @condition field: (field_identifier) @_method)
+     arguments: (arguments) @_arguments))
+ @finding
+ (#eq? @_method "ok")
+ (#eq? @_arguments "()")
+ (#set! kind "ok-statement"))
+
+; expr.unwrap_or_default(), expr.unwrap_or(..), expr.unwrap_or_else(..)
+((call_expression
+   function: (field_expression value: (_) @condition field: (field_identifier) @_method))
+ @finding
+ (#any-of? @_method "unwrap_or_default" "unwrap_or" "unwrap_or_else")
+ (#set! kind "unwrap-or"))
+
+; Err(_) => {} / () / continue   (the body is judged in Rust)
+((match_arm
+   pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_variant)))
+ @finding
+ (#eq? @_variant "Err")
+ (#set! kind "err-arm"))
+
+; expr?
+((try_expression . (_) @condition) @finding
+ (#set! kind "propagate"))
+
+; expr.unwrap(), expr.expect("..")
+((call_expression
+   function: (field_expression value: (_) @condition field: (field_identifier) @_method))
+ @finding
+ (#any-of? @_method "unwrap" "expect")
+ (#set! kind "propagate"))

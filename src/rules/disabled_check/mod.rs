@@ -1,0 +1,166 @@
+//! `disabled-check`: the change switches a checker off instead of satisfying it.
+//!
+//! This rule reads both source files and configuration files, so it declares `languages: []`
+//! (the engine then runs it on every changed file) and dispatches on the path itself:
+//!
+//! - [`suppressions`]: lint/type suppression comments and Rust `allow` attributes in source
+//!   files, judged on syntax nodes (comments, attributes), never inside strings;
+//! - [`workflows`]: GitHub workflow YAML, compared structurally between base and head;
+//! - [`scripts`]: lines of scripts, hooks, package.json `scripts` and workflow `run:` commands;
+//! - [`checker_config`]: tsconfig, ESLint/Biome, mypy/pyright and Cargo `[lints]` relaxed;
+//! - [`runner_config`]: pytest, jest, vitest and Cargo settings that exclude tests.
+//!
+//! Every part reports only what the change introduces: a suppression counted in head more often
+//! than in base, a setting whose base value was stricter.
+
+mod checker_config;
+mod config_text;
+mod runner_config;
+mod scripts;
+mod suppressions;
+mod workflows;
+
+use super::context::{Candidate, FileContext, Output};
+use super::declare_rule;
+use crate::changeset::LineSet;
+use crate::finding::{Severity, Side};
+
+declare_rule! {
+    /// ## What it flags
+    /// Checks the change switches off instead of satisfying:
+    ///
+    /// - New suppressions: `eslint-disable*`, `@ts-ignore`, `@ts-nocheck`, `@ts-expect-error`
+    ///   without a description, `biome-ignore`, `# noqa`, `# type: ignore`, `# pyright: ignore`,
+    ///   `# pylint: disable`, `# nosec`, `#[allow(..)]`/`#![allow(..)]`, `#[expect(..)]` without
+    ///   `reason`. Blanket (no rule named) or file-wide suppressions are errors, narrow ones
+    ///   warnings; an `allow` with a `reason` is a note.
+    /// - CI neutered (GitHub workflows compared structurally): `continue-on-error: true`,
+    ///   `if: false`, `|| true`/`|| exit 0`/`; exit 0` on a step that runs tests, lint, build or
+    ///   type checks, a job or step that ran them removed.
+    /// - Hooks bypassed in scripts: `--no-verify`, `HUSKY=0`, `SKIP=` for pre-commit.
+    /// - Test commands neutered: a package.json `test`/`lint` script replaced by `echo`,
+    ///   `exit 0` or `true`, `--passWithNoTests`, `cargo test -- --skip`.
+    /// - Checker configs relaxed: tsconfig `strict`/`noImplicitAny` and friends turned off,
+    ///   ESLint/Biome rules switched off, mypy `ignore_errors = true` or `strict` dropped, pyright
+    ///   `typeCheckingMode` lowered, lints allowed in `Cargo.toml` `[lints]`.
+    /// - Test runner configuration that excludes tests: pytest `--ignore`/`--deselect`/
+    ///   `-k "not …"`/`norecursedirs`/narrowed `testpaths` (pytest.ini, pyproject.toml,
+    ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
+    ///   `testMatch`/`testRegex`; vitest `test.exclude`/narrowed `test.include`; Cargo
+    ///   `[[test]] test = false`, `autotests = false`. The message names what is excluded.
+    /// ## Why it matters
+    /// Silencing the checker is the shortcut when the code does not satisfy it: the lint, the
+    /// type checker or the test step still "passes", and the problem ships.
+    /// ## Example
+    /// Fires: `// @ts-ignore` added above a call that no longer type-checks; a workflow step
+    /// `run: npm test` that gains `continue-on-error: true`; `addopts = --deselect
+    /// tests/test_api.py::test_login` in `pytest.ini`.
+    /// ## Not flagged
+    /// - Suppressions and settings that already exist in base (moved lines included, also
+    ///   between files), and a suppression rewritten in place for the same checker (a renamed
+    ///   rule, error codes added) unless it became broader.
+    /// - A CI check that still runs in another job or changed workflow file (steps are paired
+    ///   by id, name, action or command, and removed checks by the tool they run).
+    /// - tsconfig settings removed while `extends` changed (they may now be inherited).
+    /// - Text that looks like a suppression inside a string literal.
+    /// - `@ts-expect-error` and `#[expect]` with a description or `reason`.
+    /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
+    ///   run no check.
+    /// - Configuration that makes checks stricter.
+    /// ## Configuration
+    /// `rules.disabled-check.severity` in `.integrity-gate.yml`; an accepted suppression
+    /// that already exists in base can carry `integrity-gate: allow disabled-check -- <reason>`.
+    pub static DISABLED_CHECK = {
+        id: "disabled-check",
+        severity: Error,
+        engine: Lines,
+        languages: [],
+        summary: "a lint/type suppression, --no-verify, continue-on-error or a neutered test script is added",
+        maturity: Stable,
+        check: Some(check),
+    }
+}
+
+fn check(context: &FileContext<'_>, out: &mut Output) {
+    if context.side(Side::Head).is_none() && !workflows::is_workflow(context.pair.path()) {
+        return;
+    }
+    if context.language.is_some() {
+        suppressions::check(context, out);
+    }
+    let path = context.pair.path();
+    if workflows::is_workflow(path) {
+        workflows::check(context, out);
+    }
+    scripts::check(context, out);
+    checker_config::check(context, out);
+    runner_config::check(context, out);
+}
+
+/// The file name of a repo-relative path.
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The best head line for a finding: the first line containing `needle` at or after `anchor`
+/// (a line containing `anchor`), preferring lines the change added.
+fn locate(text: &str, anchor: Option<&str>, needle: &str, preferred: &LineSet) -> u32 {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = anchor
+        .and_then(|anchor| lines.iter().position(|line| line.contains(anchor)))
+        .unwrap_or(0);
+    let number = |index: usize| u32::try_from(index + 1).unwrap_or(u32::MAX);
+    let mut first = None;
+    for (index, line) in lines.iter().enumerate().skip(start) {
+        if line.contains(needle) {
+            if preferred.contains(number(index)) {
+                return number(index);
+            }
+            first.get_or_insert(number(index));
+        }
+    }
+    if let Some(first) = first {
+        return first;
+    }
+    if start > 0 {
+        return number(start);
+    }
+    preferred.iter().next().unwrap_or(1)
+}
+
+/// The first line that sets `key` (`key = ...`, `key: ...`, `"key": ...`), preferring added
+/// lines; falls back to [`locate`] on the bare name.
+fn locate_key(text: &str, key: &str, preferred: &LineSet) -> u32 {
+    let sets = |line: &str| {
+        let line = line.trim_start().trim_start_matches(['"', '\'']);
+        line.strip_prefix(key).is_some_and(|rest| {
+            rest.trim_start_matches(['"', '\''])
+                .trim_start()
+                .starts_with(['=', ':'])
+        })
+    };
+    let mut first = None;
+    for (index, line) in text.lines().enumerate() {
+        if sets(line) {
+            let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+            if preferred.contains(number) {
+                return number;
+            }
+            first.get_or_insert(number);
+        }
+    }
+    first.unwrap_or_else(|| locate(text, None, key, preferred))
+}
+
+/// Pushes a head-side candidate.
+fn push(out: &mut Output, side: Side, line: u32, severity: Severity, message: String, key: String) {
+    out.candidates.push(Candidate {
+        side,
+        line,
+        end_line: line,
+        severity,
+        message,
+        key,
+        moved: None,
+    });
+}

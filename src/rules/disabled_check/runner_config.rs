@@ -1,0 +1,502 @@
+//! Test runner configuration that excludes tests, compared between base and head: pytest
+//! (`addopts` exclusions, `norecursedirs`, narrowed `testpaths`), jest (ignore patterns,
+//! narrowed `testMatch`/`testRegex`), vitest (`test.exclude`, narrowed `test.include`) and Cargo
+//! (`[[test]] test = false`, `autotests = false`, `test`/`doctest = false` on the library).
+//! Messages name what is excluded. Excluding one named test or test file is an error; a
+//! directory, glob or marker expression is a warning.
+
+use super::config_text::{at, ini, js_settings, jsonc, shell_words, string_list, toml};
+use super::{Output, file_name, locate, locate_key, push};
+use crate::finding::{Severity, Side};
+use crate::lang::Language;
+use crate::rules::FileContext;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+pub fn check(context: &FileContext<'_>, out: &mut Output) {
+    let path = context.pair.path();
+    let name = file_name(path);
+    let Some(head) = context.side(Side::Head).map(|side| side.text) else {
+        return;
+    };
+    // A new file excludes nothing that ran before.
+    let Some(base) = context.side(Side::Base).map(|side| side.text) else {
+        return;
+    };
+    match name {
+        "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => {
+            pytest(context, out, name, base, head);
+        }
+        "package.json" => {
+            let jest = |text: &str| jsonc(text).and_then(|value| value.get("jest").cloned());
+            if let (Some(before), Some(after)) = (jest(base), jest(head)) {
+                jest_json(context, out, &before, &after, head);
+            }
+        }
+        "Cargo.toml" => cargo(context, out, base, head),
+        _ => {}
+    }
+    let stem = name.split('.').next().unwrap_or_default();
+    let extension = name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .unwrap_or_default();
+    let language = match extension {
+        "js" | "mjs" | "cjs" => Some(Language::JavaScript),
+        "ts" | "mts" | "cts" => Some(Language::TypeScript),
+        _ => None,
+    };
+    match (stem, language) {
+        ("jest", Some(language)) => jest_js(context, out, base, head, language),
+        ("jest", None) if extension == "json" => {
+            if let (Some(before), Some(after)) = (jsonc(base), jsonc(head)) {
+                jest_json(context, out, &before, &after, head);
+            }
+        }
+        ("vitest" | "vite", Some(language)) => vitest(context, out, base, head, language),
+        _ => {}
+    }
+}
+
+/// Exclusions in pytest command-line words: `--ignore`, `--ignore-glob`, `--deselect`,
+/// `-k "not …"`, `-m "not …"`.
+pub fn pytest_exclusions(words: &[String]) -> Vec<(Severity, String)> {
+    let mut found = Vec::new();
+    let mut index = 0;
+    while index < words.len() {
+        let word = words[index].as_str();
+        let (option, inline) = match word.split_once('=') {
+            Some((option, value)) if option.starts_with('-') => (option, Some(value.to_string())),
+            _ => (word, None),
+        };
+        let (option, inline) = match option {
+            _ if option.starts_with("-k") && option.len() > 2 && inline.is_none() => {
+                ("-k", Some(option[2..].to_string()))
+            }
+            _ if option.starts_with("-m") && option.len() > 2 && inline.is_none() => {
+                ("-m", Some(option[2..].to_string()))
+            }
+            _ => (option, inline),
+        };
+        let takes_value = matches!(
+            option,
+            "--ignore" | "--ignore-glob" | "--deselect" | "-k" | "-m"
+        );
+        if !takes_value {
+            index += 1;
+            continue;
+        }
+        let value = match inline {
+            Some(value) => value,
+            None => {
+                index += 1;
+                words.get(index).cloned().unwrap_or_default()
+            }
+        };
+        index += 1;
+        match option {
+            "--ignore" | "--ignore-glob" => {
+                let severity = if names_a_test(&value) {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                found.push((severity, format!("excludes `{value}` (`{option}`)")));
+            }
+            "--deselect" => found.push((Severity::Error, format!("deselects `{value}`"))),
+            "-k" if has_not(&value) => {
+                found.push((
+                    Severity::Error,
+                    format!("deselects tests with `-k \"{value}\"`"),
+                ));
+            }
+            "-m" if has_not(&value) => {
+                found.push((
+                    Severity::Warning,
+                    format!("deselects marked tests with `-m \"{value}\"`"),
+                ));
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn has_not(expression: &str) -> bool {
+    expression
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .any(|word| word == "not")
+}
+
+/// A single test or test file rather than a directory or glob.
+fn names_a_test(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    path.contains("::")
+        || (!file.contains('*')
+            && (file.starts_with("test_")
+                || file.ends_with("_test.py")
+                || file.contains(".test.")
+                || file.contains(".spec.")))
+}
+
+/// The pytest settings of one file: `addopts` words, `norecursedirs`, `testpaths`.
+#[derive(Default)]
+struct PytestSettings {
+    addopts: Vec<String>,
+    norecursedirs: BTreeSet<String>,
+    testpaths: BTreeSet<String>,
+}
+
+fn pytest_settings(name: &str, text: &str) -> Option<PytestSettings> {
+    let mut settings = PytestSettings::default();
+    if name == "pyproject.toml" {
+        let value = toml(text)?;
+        let table = at(&value, &["tool", "pytest", "ini_options"])
+            .or_else(|| at(&value, &["tool", "pytest"]))?;
+        settings.addopts = match table.get("addopts") {
+            Some(Value::String(text)) => shell_words(text),
+            other => string_list(other, false),
+        };
+        settings.norecursedirs = string_list(table.get("norecursedirs"), true)
+            .into_iter()
+            .collect();
+        settings.testpaths = string_list(table.get("testpaths"), true)
+            .into_iter()
+            .collect();
+        return Some(settings);
+    }
+    let section = if name == "setup.cfg" {
+        "tool:pytest"
+    } else {
+        "pytest"
+    };
+    let mut any = false;
+    for entry in ini(text)
+        .into_iter()
+        .filter(|entry| entry.section == section)
+    {
+        any = true;
+        let words = || entry.value.split_whitespace().map(str::to_string);
+        match entry.key.as_str() {
+            "addopts" => settings.addopts = shell_words(&entry.value),
+            "norecursedirs" => settings.norecursedirs = words().collect(),
+            "testpaths" => settings.testpaths = words().collect(),
+            _ => {}
+        }
+    }
+    any.then_some(settings)
+}
+
+fn pytest(context: &FileContext<'_>, out: &mut Output, name: &str, base: &str, head: &str) {
+    let Some(after) = pytest_settings(name, head) else {
+        return;
+    };
+    let before = pytest_settings(name, base).unwrap_or_default();
+    let added = &context.pair.added;
+    let old: Vec<String> = pytest_exclusions(&before.addopts)
+        .into_iter()
+        .map(|(_, message)| message)
+        .collect();
+    for (severity, message) in pytest_exclusions(&after.addopts) {
+        if old.contains(&message) {
+            continue;
+        }
+        let needle = message.split('`').nth(1).unwrap_or("addopts");
+        let line = locate(head, None, needle, added);
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("pytest configuration in {name} {message}"),
+            format!("pytest:{message}"),
+        );
+    }
+    let new_dirs: Vec<&String> = after
+        .norecursedirs
+        .difference(&before.norecursedirs)
+        .collect();
+    if !new_dirs.is_empty() {
+        let list = quoted(new_dirs.iter().map(|dir| dir.as_str()));
+        let line = locate_key(head, "norecursedirs", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            Severity::Warning,
+            format!("pytest `norecursedirs` in {name} stops collecting tests under {list}"),
+            format!("pytest:norecursedirs:{list}"),
+        );
+    }
+    let dropped: Vec<&String> = before.testpaths.difference(&after.testpaths).collect();
+    if !after.testpaths.is_empty() && !dropped.is_empty() {
+        let list = quoted(dropped.iter().map(|dir| dir.as_str()));
+        let line = locate_key(head, "testpaths", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            Severity::Warning,
+            format!("pytest `testpaths` in {name} no longer includes {list}"),
+            format!("pytest:testpaths:{list}"),
+        );
+    }
+}
+
+fn quoted<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    items
+        .map(|item| format!("`{item}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Jest settings as (key, values): ignore patterns, `testMatch`, `testRegex`, anywhere in the
+/// config (projects included).
+fn jest_values_json(value: &Value, out: &mut Vec<(String, Vec<String>)>) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map {
+                if JEST_KEYS.contains(&key.as_str()) {
+                    out.push((key.clone(), string_list(Some(child), false)));
+                } else {
+                    jest_values_json(child, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| jest_values_json(item, out)),
+        _ => {}
+    }
+}
+
+const JEST_KEYS: &[&str] = &[
+    "testPathIgnorePatterns",
+    "modulePathIgnorePatterns",
+    "testMatch",
+    "testRegex",
+];
+
+fn merge(
+    values: Vec<(String, Vec<String>)>,
+) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut merged: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for (key, list) in values {
+        merged.entry(key).or_default().extend(list);
+    }
+    merged
+}
+
+fn jest_json(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    before: &Value,
+    after: &Value,
+    head: &str,
+) {
+    let mut base_values = Vec::new();
+    jest_values_json(before, &mut base_values);
+    let mut head_values = Vec::new();
+    jest_values_json(after, &mut head_values);
+    compare_runner(
+        context,
+        out,
+        "jest",
+        &merge(base_values),
+        &merge(head_values),
+        head,
+    );
+}
+
+fn jest_js(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    base: &str,
+    head: &str,
+    language: Language,
+) {
+    let collect = |text: &str| {
+        merge(
+            js_settings(text, language)
+                .into_iter()
+                .filter_map(|setting| {
+                    let key = setting.path.rsplit('.').next()?.to_string();
+                    JEST_KEYS
+                        .contains(&key.as_str())
+                        .then_some((key, setting.values))
+                })
+                .collect(),
+        )
+    };
+    compare_runner(context, out, "jest", &collect(base), &collect(head), head);
+}
+
+fn vitest(context: &FileContext<'_>, out: &mut Output, base: &str, head: &str, language: Language) {
+    let collect = |text: &str| {
+        merge(
+            js_settings(text, language)
+                .into_iter()
+                .filter_map(|setting| {
+                    let key = if setting.path == "test.exclude"
+                        || setting.path.ends_with(".test.exclude")
+                    {
+                        "exclude"
+                    } else if setting.path == "test.include"
+                        || setting.path.ends_with(".test.include")
+                    {
+                        "include"
+                    } else {
+                        return None;
+                    };
+                    Some((key.to_string(), setting.values))
+                })
+                .collect(),
+        )
+    };
+    compare_runner(context, out, "vitest", &collect(base), &collect(head), head);
+}
+
+/// Reports added ignore/exclude patterns and removed match/include patterns.
+fn compare_runner(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    tool: &str,
+    base: &std::collections::BTreeMap<String, BTreeSet<String>>,
+    head: &std::collections::BTreeMap<String, BTreeSet<String>>,
+    head_text: &str,
+) {
+    let empty = BTreeSet::new();
+    for (key, after) in head {
+        let before = base.get(key).unwrap_or(&empty);
+        let excluding = matches!(
+            key.as_str(),
+            "testPathIgnorePatterns" | "modulePathIgnorePatterns" | "exclude"
+        );
+        let changed: Vec<&String> = if excluding {
+            after.difference(before).collect()
+        } else if before.is_empty() {
+            Vec::new()
+        } else {
+            before.difference(after).collect()
+        };
+        if changed.is_empty() {
+            continue;
+        }
+        let list = quoted(changed.iter().map(|item| item.as_str()));
+        let specific = changed.iter().any(|item| names_a_test(item));
+        let message = if excluding {
+            format!("{tool} `{key}` now excludes {list}")
+        } else {
+            format!("{tool} `{key}` is narrowed: it no longer matches {list}")
+        };
+        let line = match changed.first() {
+            Some(item) if excluding => locate(head_text, None, item, &context.pair.added),
+            _ => locate_key(head_text, key, &context.pair.added),
+        };
+        push(
+            out,
+            Side::Head,
+            line,
+            if specific {
+                Severity::Error
+            } else {
+                Severity::Warning
+            },
+            message,
+            format!("{tool}:{key}:{list}"),
+        );
+    }
+}
+
+fn cargo(context: &FileContext<'_>, out: &mut Output, base: &str, head: &str) {
+    let (Some(before), Some(after)) = (toml(base), toml(head)) else {
+        return;
+    };
+    let added = &context.pair.added;
+    let is_false = |value: Option<&Value>| value == Some(&Value::Bool(false));
+    let disabled_tests = |value: &Value| -> BTreeSet<String> {
+        value
+            .get("test")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter(|target| is_false(target.get("test")))
+            .filter_map(|target| {
+                target
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .collect()
+    };
+    for name in disabled_tests(&after).difference(&disabled_tests(&before)) {
+        let line = locate(head, Some(&format!("\"{name}\"")), "test", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            Severity::Error,
+            format!("Cargo test target `{name}` is excluded from `cargo test` (`test = false`)"),
+            format!("cargo:test:{name}"),
+        );
+    }
+    if is_false(at(&after, &["package", "autotests"]))
+        && !is_false(at(&before, &["package", "autotests"]))
+    {
+        let line = locate_key(head, "autotests", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            Severity::Warning,
+            "`autotests = false`: test files under `tests/` no longer run unless listed as `[[test]]`".into(),
+            "cargo:autotests".into(),
+        );
+    }
+    for setting in ["test", "doctest"] {
+        if is_false(at(&after, &["lib", setting])) && !is_false(at(&before, &["lib", setting])) {
+            let line = locate(head, Some("[lib]"), setting, added);
+            push(
+                out,
+                Side::Head,
+                line,
+                Severity::Warning,
+                format!(
+                    "`[lib] {setting} = false`: the library's {} no longer run",
+                    if setting == "test" {
+                        "unit tests"
+                    } else {
+                        "doctests"
+                    }
+                ),
+                format!("cargo:lib:{setting}"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        shell_words(text)
+    }
+
+    #[test]
+    fn pytest_exclusions_are_named() {
+        let found = pytest_exclusions(&words(
+            r#"-q --ignore=tests/test_api.py --deselect tests/a.py::test_b -k "not slow" -m "not db""#,
+        ));
+        let severities: Vec<Severity> = found.iter().map(|(severity, _)| *severity).collect();
+        assert_eq!(
+            severities,
+            [
+                Severity::Error,
+                Severity::Error,
+                Severity::Error,
+                Severity::Warning
+            ]
+        );
+        assert!(found[0].1.contains("tests/test_api.py"));
+        assert!(pytest_exclusions(&words("-k smoke --ignore-glob=*/vendor/*")).len() == 1);
+    }
+}

@@ -1,0 +1,498 @@
+//! GitHub workflow files compared structurally: jobs by id, steps by `id`, `name`, `uses` or
+//! `run`. A check step (tests, lint, build, type check) that becomes non-blocking, disabled or
+//! removed is an error; the same on a step that runs no check is a warning.
+
+use super::config_text::{is_true, yaml};
+use super::{Output, locate, push};
+use crate::finding::{Severity, Side};
+use crate::rules::{Candidate, Fact, FileContext, Moved};
+
+/// Fact name: a check tool that some changed workflow runs in head.
+const CI_RUNS: &str = "ci-runs";
+/// Fact family for workflow checks.
+const CI_FAMILY: &str = "workflow";
+use crate::rules::markers::shorten;
+use regex::Regex;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// Whether the path is a GitHub Actions workflow.
+pub fn is_workflow(path: &str) -> bool {
+    path.starts_with(".github/workflows/") && (path.ends_with(".yml") || path.ends_with(".yaml"))
+}
+
+fn check_pattern() -> Option<&'static Regex> {
+    static PATTERN: OnceLock<Option<Regex>> = OnceLock::new();
+    PATTERN
+        .get_or_init(|| {
+            Regex::new(
+                r"(?x)(?:^|[\s;&|(/])(
+                    pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|ava|karma|tsc|eslint|biome|
+                    ruff|mypy|pyright|flake8|pylint|phpunit|rspec|ctest|mvn|gradle|gradlew|
+                    playwright\s+test|cypress\s+run|
+                    cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny)|
+                    go\s+(?:test|vet|build)|golangci-lint|
+                    (?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|lint|build|check|typecheck|type-check|tsc)|
+                    npx\s+(?:tsc|eslint|jest|vitest|prettier)|
+                    (?:black|isort|prettier)\s+(?:.*\s)?--check|
+                    make\s+(?:test|check|lint|ci)|just\s+(?:test|check|lint)|
+                    pre-commit\s+run|dotnet\s+test|deno\s+(?:test|lint|check)
+                )\b",
+            )
+            .ok()
+        })
+        .as_ref()
+}
+
+/// Whether a command runs tests, lint, a build or a type check.
+pub fn runs_check(command: &str) -> bool {
+    check_pattern().is_some_and(|pattern| pattern.is_match(command))
+}
+
+/// The checks a command runs, normalized (`npm run test` and `npm test` are one check,
+/// `cargo +nightly clippy` is `cargo clippy`), to tell a rewritten step from a removed one.
+fn check_tools(command: &str) -> BTreeSet<String> {
+    let Some(pattern) = check_pattern() else {
+        return BTreeSet::new();
+    };
+    pattern
+        .captures_iter(command)
+        .filter_map(|captures| captures.get(1))
+        .map(|found| {
+            found
+                .as_str()
+                .split_whitespace()
+                .filter(|word| !word.starts_with('+') && *word != "run" && *word != "npx")
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// A command line that can no longer fail: `|| true`, `|| exit 0`, `; exit 0`, `|| :`.
+pub fn neutered(line: &str) -> bool {
+    static PATTERN: OnceLock<Option<Regex>> = OnceLock::new();
+    PATTERN
+        .get_or_init(|| {
+            Regex::new(r"(?:\|\|\s*(?:true|:|exit\s+0|echo\b[^|;&]*)|;\s*exit\s+0)\s*$").ok()
+        })
+        .as_ref()
+        .is_some_and(|pattern| pattern.is_match(line.trim()))
+}
+
+/// Text of a step that says what it runs: `run`, plus `uses` and its `with` values.
+fn step_command(step: &Value) -> String {
+    let mut parts = Vec::new();
+    if let Some(run) = step.get("run").and_then(Value::as_str) {
+        parts.push(run.to_string());
+    }
+    if let Some(uses) = step.get("uses").and_then(Value::as_str) {
+        parts.push(uses.to_string());
+        if let Some(with) = step.get("with").and_then(Value::as_object) {
+            let commands = ["command", "args", "run", "script", "arguments"];
+            for (key, value) in with {
+                if !commands.contains(&key.as_str()) {
+                    continue;
+                }
+                if let Some(text) = value.as_str() {
+                    parts.push(format!("{} {text}", tool_of(uses)));
+                }
+            }
+        }
+    }
+    parts.join("\n")
+}
+
+/// `actions-rs/cargo@v1` → `cargo`, so `with: { command: test }` reads as `cargo test`.
+fn tool_of(uses: &str) -> &str {
+    uses.split('@')
+        .next()
+        .and_then(|name| name.rsplit('/').next())
+        .unwrap_or(uses)
+}
+
+/// How a step is paired with its base version.
+fn step_identity(step: &Value) -> String {
+    for key in ["id", "name", "uses"] {
+        if let Some(value) = step.get(key).and_then(Value::as_str) {
+            // Pinned versions change with every bump; the action's name identifies the step.
+            let value = if key == "uses" {
+                value.split('@').next().unwrap_or(value)
+            } else {
+                value
+            };
+            return format!("{key}:{value}");
+        }
+    }
+    let run = step.get("run").and_then(Value::as_str).unwrap_or_default();
+    format!(
+        "run:{}",
+        run.split_whitespace().collect::<Vec<_>>().join(" ")
+    )
+}
+
+/// A step's name for messages and an anchor line to find it in the file.
+fn step_label(step: &Value) -> (String, String) {
+    let name = step
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .unwrap_or_else(|| {
+            let command = step_command(step);
+            shorten(command.lines().next().unwrap_or_default(), 60)
+        });
+    let anchor = step
+        .get("name")
+        .or_else(|| step.get("id"))
+        .or_else(|| step.get("run"))
+        .or_else(|| step.get("uses"))
+        .and_then(Value::as_str)
+        .and_then(|text| text.lines().next())
+        .unwrap_or_default()
+        .to_string();
+    (name, anchor)
+}
+
+fn is_disabled_condition(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Bool(flag)) => !flag,
+        Some(Value::Number(number)) => number.as_i64() == Some(0),
+        Some(Value::String(text)) => {
+            let inner = text
+                .trim()
+                .trim_start_matches("${{")
+                .trim_end_matches("}}")
+                .trim();
+            matches!(inner, "false" | "0" | "''" | "\"\"")
+        }
+        _ => false,
+    }
+}
+
+fn jobs(value: &Value) -> Map<String, Value> {
+    value
+        .get("jobs")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn steps(job: &Value) -> Vec<Value> {
+    job.get("steps")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn job_runs_check(job: &Value) -> bool {
+    steps(job)
+        .iter()
+        .any(|step| runs_check(&step_command(step)))
+        || job
+            .get("uses")
+            .and_then(Value::as_str)
+            .is_some_and(runs_check)
+}
+
+pub fn check(context: &FileContext<'_>, out: &mut Output) {
+    let head = context
+        .side(Side::Head)
+        .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
+    let head_jobs = head
+        .as_ref()
+        .map(|(_, value)| jobs(value))
+        .unwrap_or_default();
+    let head_tools: BTreeSet<String> = head_jobs
+        .values()
+        .flat_map(|job| steps(job).iter().map(step_command).collect::<Vec<_>>())
+        .flat_map(|command| check_tools(&command))
+        .collect();
+    // Checks move between workflow files; a check that runs in any changed workflow's head
+    // was not removed.
+    for tool in &head_tools {
+        out.facts.push(Fact {
+            side: Side::Head,
+            name: CI_RUNS,
+            family: CI_FAMILY,
+            key: tool.clone(),
+            severity: Severity::Error,
+        });
+    }
+    let base = context
+        .side(Side::Base)
+        .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
+    let Some((base_text, base)) = base else {
+        return;
+    };
+    let base_jobs = jobs(&base);
+    for (id, base_job) in &base_jobs {
+        let Some(head_job) = head_jobs.get(id) else {
+            let tools: BTreeSet<String> = steps(base_job)
+                .iter()
+                .flat_map(|step| check_tools(&step_command(step)))
+                .collect();
+            let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
+            for tool in tools.difference(&head_tools) {
+                removed(
+                    out,
+                    line,
+                    format!(
+                        "the change removes CI job `{id}`, which ran `{tool}` ({})",
+                        describe_checks(base_job)
+                    ),
+                    tool,
+                );
+            }
+            continue;
+        };
+        let Some((head_text, _)) = head.as_ref() else {
+            continue;
+        };
+        compare_job(
+            context,
+            out,
+            id,
+            base_job,
+            head_job,
+            (head_text, base_text),
+            &head_tools,
+        );
+    }
+}
+
+/// A removed check, dropped by the engine when another changed workflow still runs it.
+fn removed(out: &mut Output, line: u32, message: String, tool: &str) {
+    out.candidates.push(Candidate {
+        side: Side::Base,
+        line,
+        end_line: line,
+        severity: Severity::Error,
+        message,
+        key: format!("workflow:removed:{tool}"),
+        moved: Some(Moved {
+            family: CI_FAMILY,
+            key: tool.to_string(),
+            already: crate::rules::FactRef::head(CI_RUNS),
+            also: Vec::new(),
+            existed: None,
+        }),
+    });
+}
+
+fn describe_checks(job: &Value) -> String {
+    let commands: Vec<String> = steps(job)
+        .iter()
+        .map(step_command)
+        .filter(|command| runs_check(command))
+        .map(|command| {
+            format!(
+                "`{}`",
+                shorten(command.lines().next().unwrap_or_default(), 50)
+            )
+        })
+        .collect();
+    if commands.is_empty() {
+        "checks".to_string()
+    } else {
+        commands.join(", ")
+    }
+}
+
+fn compare_job(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    id: &str,
+    base_job: &Value,
+    head_job: &Value,
+    (head_text, base_text): (&str, &str),
+    head_tools: &BTreeSet<String>,
+) {
+    let added = &context.pair.added;
+    let checks = job_runs_check(base_job);
+    let severity = if checks {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    let anchor = format!("{id}:");
+    if is_true(head_job.get("continue-on-error")) && !is_true(base_job.get("continue-on-error")) {
+        let line = locate(head_text, Some(&anchor), "continue-on-error", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("CI job `{id}` is made non-blocking with `continue-on-error: true`"),
+            format!("workflow:{id}:continue-on-error"),
+        );
+    }
+    if is_disabled_condition(head_job.get("if")) && !is_disabled_condition(base_job.get("if")) {
+        let line = locate(head_text, Some(&anchor), "if:", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("CI job `{id}` is switched off with an always-false `if:`"),
+            format!("workflow:{id}:if-false"),
+        );
+    }
+    let base_steps = steps(base_job);
+    let head_steps = steps(head_job);
+    let mut paired = vec![false; head_steps.len()];
+    for base_step in &base_steps {
+        let identity = step_identity(base_step);
+        let command = step_command(base_step);
+        let position = head_steps
+            .iter()
+            .enumerate()
+            .position(|(index, step)| !paired[index] && step_identity(step) == identity)
+            .or_else(|| {
+                head_steps.iter().enumerate().position(|(index, step)| {
+                    !paired[index] && !command.is_empty() && step_command(step) == command
+                })
+            });
+        let Some(position) = position else {
+            let tools = check_tools(&command);
+            let (name, step_anchor) = step_label(base_step);
+            let line = locate(
+                base_text,
+                Some(&anchor),
+                &step_anchor,
+                &context.pair.removed,
+            );
+            for tool in tools.difference(head_tools) {
+                removed(
+                    out,
+                    line,
+                    format!(
+                        "the change removes step `{name}` from CI job `{id}`; it ran `{}`",
+                        shorten(command.lines().next().unwrap_or_default(), 60)
+                    ),
+                    tool,
+                );
+            }
+            continue;
+        };
+        paired[position] = true;
+        compare_step(
+            context,
+            out,
+            id,
+            base_step,
+            &head_steps[position],
+            head_text,
+        );
+    }
+}
+
+fn compare_step(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    job: &str,
+    base_step: &Value,
+    head_step: &Value,
+    head_text: &str,
+) {
+    let added = &context.pair.added;
+    let command = step_command(head_step);
+    let checks = runs_check(&command) || runs_check(&step_command(base_step));
+    let severity = if checks {
+        Severity::Error
+    } else {
+        Severity::Warning
+    };
+    let (name, anchor) = step_label(head_step);
+    let identity = step_identity(head_step);
+    let what = if checks { "check step" } else { "step" };
+    if is_true(head_step.get("continue-on-error")) && !is_true(base_step.get("continue-on-error")) {
+        let line = locate(head_text, Some(&anchor), "continue-on-error", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!(
+                "CI {what} `{name}` (job `{job}`) is made non-blocking with `continue-on-error: true`"
+            ),
+            format!("workflow:{job}:{identity}:continue-on-error"),
+        );
+    }
+    if is_disabled_condition(head_step.get("if")) && !is_disabled_condition(base_step.get("if")) {
+        let line = locate(head_text, Some(&anchor), "if:", added);
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("CI {what} `{name}` (job `{job}`) is switched off with an always-false `if:`"),
+            format!("workflow:{job}:{identity}:if-false"),
+        );
+    }
+    let base_run = base_step
+        .get("run")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let base_neutered: Vec<&str> = base_run
+        .lines()
+        .map(str::trim)
+        .filter(|line| neutered(line))
+        .collect();
+    if let Some(run) = head_step.get("run").and_then(Value::as_str) {
+        for line in run.lines().map(str::trim) {
+            if neutered(line) && runs_check(line) && !base_neutered.contains(&line) {
+                let at = locate(head_text, Some(&anchor), line, added);
+                push(
+                    out,
+                    Side::Head,
+                    at,
+                    Severity::Error,
+                    format!(
+                        "CI step `{name}` (job `{job}`) can no longer fail: `{}`",
+                        shorten(line, 70)
+                    ),
+                    format!("workflow:{job}:{identity}:neutered:{line}"),
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognises_check_commands() {
+        assert!(runs_check("npm test"));
+        assert!(runs_check("cargo +nightly clippy --all-targets"));
+        assert!(runs_check("python -m pytest -q"));
+        assert!(runs_check("uv run mypy src"));
+        assert!(!runs_check("npm ci"));
+        assert!(!runs_check("echo done"));
+    }
+
+    #[test]
+    fn normalizes_check_tools() {
+        assert_eq!(check_tools("npm run test"), check_tools("npm test"));
+        assert_eq!(
+            check_tools("uv run --locked tox run -e typing"),
+            check_tools("tox run -e py")
+        );
+        assert_eq!(
+            check_tools("cargo +nightly clippy --all-targets"),
+            check_tools("cargo clippy")
+        );
+    }
+
+    #[test]
+    fn recognises_neutered_lines() {
+        assert!(neutered("pytest || true"));
+        assert!(neutered("npm test || exit 0"));
+        assert!(neutered("cargo test; exit 0"));
+        assert!(!neutered("pytest || (echo failed && exit 1)"));
+        assert!(!neutered("test -f x || exit 1"));
+    }
+}
