@@ -35,6 +35,11 @@ pub fn parse_line(line: &str) -> Option<Suppression> {
     {
         return None;
     }
+    // Documentation that shows the syntax in backticks (`# integrity-gate: allow x -- why`)
+    // is not a suppression: an odd number of backticks before the marker opens a code span.
+    if before.matches('`').count() % 2 == 1 {
+        return None;
+    }
     let rest = line[at + MARKER.len()..]
         .trim_start()
         .strip_prefix("allow")?;
@@ -102,5 +107,11 @@ mod tests {
         );
         assert_eq!(parse_line("# integrity-gate: allowed to fail"), None);
         assert_eq!(parse_line("# integrity-gate: allow"), None);
+        assert_eq!(
+            parse_line(
+                "    /// `# integrity-gate: allow empty-catch -- <reason>` on the line above."
+            ),
+            None
+        );
     }
 }

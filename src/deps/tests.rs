@@ -1,8 +1,6 @@
-#![allow(clippy::print_stdout)] // the ignored report tests print their tables
 //! Behaviour tests for the `new-dependency` core: per manifest kind, cases that must fire and
 //! cases that must stay silent (bumps, reorders, removals, comment edits, section moves),
 //! evasive variants, the typosquat list check, lockfile growth, and the online look-up.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::typosquat::{check, osa_distance, popular, target_top};
 use super::*;
@@ -1254,7 +1252,8 @@ fn popular_names_rarely_flag_each_other() {
 /// real but less popular names (PyPI ranks 5001-15000, npm ranks 5001-20000) would be flagged.
 /// Run with `cargo test -- --ignored --nocapture print_false_positive_report`.
 #[test]
-#[ignore]
+#[ignore = "a report for people: reads the workplace package lists and prints tables"]
+#[allow(clippy::print_stdout)] // printing the report is the point of this test
 fn print_false_positive_report() {
     for eco in [Ecosystem::PyPI, Ecosystem::Npm, Ecosystem::Cargo] {
         let f = self_flags(eco);

@@ -25,7 +25,8 @@ declare_rule! {
     /// must be rotated, whatever happens to the pull request.
     /// ## Example
     /// Fires: `client = Github("ghp_…")` added to `deploy.py`; a new `.env` file;
-    /// `DATABASE_URL = "postgres://app:s3cr3t-Pa55@db.internal/app"`.
+    /// a database URL with a literal password (`postgres://app:<password>@db.internal/app`,
+    /// with a real-looking password in place of `<password>`).
     /// ## Not flagged
     /// - Placeholders: `xxx`, `<your-key>`, `changeme`, `${VAR}`, `${{ secrets.X }}`,
     ///   `os.environ[...]`, `process.env.X`, repeated characters, documented example keys

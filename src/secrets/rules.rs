@@ -121,7 +121,7 @@ pub static RULES: &[SecretRule] = &[
         "aws-bedrock-api-key-short-lived",
         "Amazon Bedrock short-lived API key",
         &["bedrock-api-key-"],
-        r"\b(?P<s>bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%&?_-]*)",
+        r"\b(?P<s>bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=%&?_-]{20,})",
         3.0,
     ),
     tok(

@@ -464,7 +464,11 @@ pub(crate) static VECTORS: &[Vector] = &[
     v(
         "aws-bedrock-api-key-short-lived",
         &["AWS_BEARER_TOKEN_BEDROCK=bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t{b:80}"],
-        &["key_prefix = \"bedrock-api-key-\""],
+        &[
+            "key_prefix = \"bedrock-api-key-\"",
+            // The bare constant prefix, e.g. inside this scanner's own pattern source.
+            "r\"(?P<s>bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9]*)\"",
+        ],
     ),
     v(
         "prefect-api-token",
