@@ -46,7 +46,7 @@
            property: (property_identifier) @_modifier)
        ]
        property: (property_identifier) @_each))
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
  (#eq? @_modifier "only")
@@ -55,7 +55,7 @@
 ; fit("title", fn), fdescribe("title", fn)
 ((call_expression
    function: (identifier) @_base
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "fit" "fdescribe" "ftest" "fcontext"))
 
@@ -65,7 +65,7 @@
      function: (member_expression
        object: (identifier) @_base
        property: (property_identifier) @_each))
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "fit" "fdescribe")
  (#eq? @_each "each"))
@@ -84,3 +84,23 @@
  (#any-of? @_option "only" "\"only\"" "'only'")
  (#set! condition "skip-when-true")
  (#set! message "focused by its `only` option"))
+
+; describe.only() without a title, and bracket access: it["only"]("title", fn)
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments) @_arguments)
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#eq? @_modifier "only")
+ (#eq? @_arguments "()"))
+
+((call_expression
+   function: (subscript_expression
+     object: (identifier) @_base
+     index: (string) @_modifier)
+   arguments: (arguments . (_)? @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#match? @_modifier "^.only.$"))

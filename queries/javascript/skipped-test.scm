@@ -63,7 +63,7 @@
            property: (property_identifier) @_modifier)
        ]
        property: (property_identifier) @_each))
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
  (#eq? @_modifier "skip")
@@ -73,7 +73,7 @@
 ; xit("title", fn), xdescribe("title", fn)
 ((call_expression
    function: (identifier) @_base
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "xit" "xtest" "xdescribe" "xcontext" "xspecify" "xsuite")
  (#set! kind "declaration"))
@@ -84,7 +84,7 @@
      function: (member_expression
        object: (identifier) @_base
        property: (property_identifier) @_each))
-   arguments: (arguments . (_) @key))
+   arguments: (arguments . (_)? @key))
  @finding
  (#any-of? @_base "xit" "xtest" "xdescribe" "xcontext")
  (#eq? @_each "each")
@@ -200,11 +200,33 @@
  (#match? @_arguments "^\\(\\s*(['\"`].*)?\\)$")
  (#set! kind "in-body"))
 
-; jasmine: pending("reason")
-((call_expression
-   function: (identifier) @_function
-   arguments: (arguments) @_arguments)
- @finding
+; jasmine: pending("reason") as a statement (not `expect(pending())` of some other library)
+(expression_statement
+  (call_expression
+    function: (identifier) @_function
+    arguments: (arguments) @_arguments) @finding
  (#eq? @_function "pending")
  (#match? @_arguments "^\\(\\s*(['\"`].*)?\\)$")
  (#set! kind "in-body"))
+
+; describe.skip() without a title, and bracket access: it["skip"]("title", fn)
+((call_expression
+   function: (member_expression
+     object: (identifier) @_base
+     property: (property_identifier) @_modifier)
+   arguments: (arguments) @_arguments)
+ @finding
+ (#any-of? @_base "describe" "it" "context" "suite" "specify")
+ (#any-of? @_modifier "skip" "fixme")
+ (#eq? @_arguments "()")
+ (#set! kind "in-body"))
+
+((call_expression
+   function: (subscript_expression
+     object: (identifier) @_base
+     index: (string) @_modifier)
+   arguments: (arguments . (_)? @key))
+ @finding
+ (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
+ (#match? @_modifier "^.skip.$")
+ (#set! kind "declaration"))

@@ -16,12 +16,12 @@
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
- (#match? @_callee "^(it|test|specify|xit|xtest|fit|ftest|xspecify)(\\.[A-Za-z]+){0,2}$|^(it|test|xit|fit)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
+ (#match? @_callee "^(it|test|specify|xit|xtest|fit|ftest|xspecify)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(it|test|xit|fit)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
  (#set! kind "test"))
 
 ((call_expression
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
- (#match? @_callee "^(describe|context|suite|xdescribe|fdescribe|xcontext)(\\.[A-Za-z]+){0,2}$|^(describe|xdescribe|fdescribe)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
+ (#match? @_callee "^(describe|context|suite|xdescribe|fdescribe|xcontext)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(describe|xdescribe|fdescribe)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
  (#set! kind "suite"))

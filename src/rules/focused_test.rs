@@ -76,8 +76,12 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             end_line: found.end_line,
             severity: judged.severity,
             message: format!(
-                "`{}` is {}: the other tests next to it stop running",
-                found.key,
+                "{} is {}: the other tests next to it stop running",
+                if found.key == super::markers::MODULE_KEY {
+                    "a test in this file".to_string()
+                } else {
+                    format!("`{}`", found.key)
+                },
                 found
                     .property("message")
                     .map_or_else(|| format!("focused with `{marker}`"), str::to_string)

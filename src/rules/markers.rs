@@ -122,8 +122,20 @@ pub fn base_facts(
         return Vec::new();
     };
     let family = language.family();
+    // Only what left this file can have moved to another one: two files that merely share a
+    // test title ("works", "renders") must not vouch for each other.
+    let mut staying = inventory(context, Side::Head);
+    staying.extend(
+        context
+            .matches(Side::Head, rule_query)
+            .iter()
+            .map(|found| found.key.clone()),
+    );
+    // A whole-file marker's key names no test, so it never pairs across files.
+    staying.insert(MODULE_KEY.to_string());
     let mut facts: Vec<Fact> = inventory(context, Side::Base)
         .into_iter()
+        .filter(|key| !staying.contains(key))
         .map(|key| Fact {
             side: Side::Base,
             name: "test",
@@ -134,6 +146,9 @@ pub fn base_facts(
         .collect();
     let markers = context.matches(Side::Base, rule_query);
     for found in dedupe(&markers) {
+        if staying.contains(&found.key) {
+            continue;
+        }
         if let Some(judged) = judge(found, language) {
             facts.push(Fact {
                 side: Side::Base,

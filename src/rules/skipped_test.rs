@@ -140,7 +140,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
 
 /// "test `a › b`", "every test in this file", "every test in `TestX`".
 fn subject(key: &str, kind: Option<&str>) -> String {
-    if key == MODULE_KEY {
+    if key == MODULE_KEY && kind == Some("declaration") {
+        "an untitled test".to_string()
+    } else if key == MODULE_KEY {
         "every test in this file".to_string()
     } else if kind == Some("module") {
         format!("every test in `{key}`")
