@@ -102,10 +102,16 @@ pub fn by_test(
             .map(|(_, _, assertion)| assertion.clone())
             .collect()
     };
-    // Helpers: same-file functions with assertions that are not tests themselves.
+    // Helpers: same-file functions with assertions that are neither tests nor nested inside a
+    // test (a route handler defined in a test already counts where it stands, and its name,
+    // such as `get`, says nothing about other tests that call `client.get(..)`).
     let helpers: Vec<(String, Vec<Assertion>)> = functions
         .iter()
-        .filter(|(_, range)| !tests.iter().any(|test| test.byte_range == *range))
+        .filter(|(_, range)| {
+            !tests.iter().any(|test| {
+                test.byte_range.start <= range.start && range.end <= test.byte_range.end
+            })
+        })
         .map(|(name, range)| (name.clone(), inside(range)))
         .filter(|(name, list)| !list.is_empty() && !name.is_empty())
         .collect();
@@ -125,15 +131,25 @@ pub fn by_test(
     out
 }
 
-/// How many times `body` calls `name(` (not as part of a longer identifier).
+/// How many times `body` calls the helper `name(`: as a free function, or as a method of the
+/// test's own object (`self.name(`, `this.name(`), never as a method of something else
+/// (`client.get(` is not a call of a helper named `get`).
 fn calls(body: &str, name: &str) -> usize {
     let pattern = format!("{name}(");
     body.match_indices(&pattern)
         .filter(|(index, _)| {
-            body[..*index]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !(c.is_alphanumeric() || c == '_'))
+            let before = &body[..*index];
+            match before.chars().next_back() {
+                None => true,
+                Some('.') => {
+                    let receiver = before[..before.len() - 1]
+                        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap_or_default();
+                    matches!(receiver, "self" | "this" | "cls" | "Self")
+                }
+                Some(c) => !(c.is_alphanumeric() || c == '_'),
+            }
         })
         .count()
 }
@@ -173,4 +189,21 @@ fn following_function(root: tree_sitter::Node<'_>, range: std::ops::Range<usize>
         node = sibling.next_named_sibling();
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::calls;
+
+    #[test]
+    fn helper_calls_are_free_or_on_the_tests_own_object() {
+        assert_eq!(
+            calls("check_total(x)\nself.check_total(y)", "check_total"),
+            2
+        );
+        assert_eq!(calls("this.verify(a)", "verify"), 1);
+        assert_eq!(calls("client.get('/')\nrecheck_total(x)", "get"), 0);
+        assert_eq!(calls("client.get('/')", "get"), 0);
+        assert_eq!(calls("rv = get()", "get"), 1);
+    }
 }
