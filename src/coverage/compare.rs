@@ -463,6 +463,9 @@ fn judge_added(head: &Item) -> Vec<Out> {
         return vec![o];
     }
     if head.kind == Kind::Exclusion {
+        if super::pragma::is_unreachable_in_tests(&head.key) {
+            return Vec::new();
+        }
         let msg = format!("new coverage exclusion: {}", head.key);
         return vec![out(head, Severity::Warning, false, msg, false)];
     }

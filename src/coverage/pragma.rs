@@ -203,6 +203,9 @@ pub fn pragma_findings(
         let Some(marker) = exclusion_pragma(l) else {
             continue;
         };
+        if is_unreachable_in_tests(l) {
+            continue;
+        }
         let key = (marker, normalize(l));
         let base_count = in_base.get(&key).copied().unwrap_or(0);
         let kept = in_head_kept.entry(key).or_insert(0);
@@ -225,4 +228,21 @@ pub fn pragma_findings(
 
 fn normalize(line: &str) -> String {
     line.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Code that no test run can execute, which projects conventionally exclude (coverage.py's own
+/// documentation lists these): `if TYPE_CHECKING:` imports, `if __name__ == "__main__":`,
+/// `raise NotImplementedError` and `...` bodies, `@overload`/`@abstractmethod` stubs. Excluding
+/// them hides no tested behaviour.
+pub fn is_unreachable_in_tests(text: &str) -> bool {
+    const CONVENTIONAL: &[&str] = &[
+        "TYPE_CHECKING",
+        "__name__",
+        "NotImplementedError",
+        "@overload",
+        "abstractmethod",
+        "\\.\\.\\.",
+        "\\.{3}",
+    ];
+    CONVENTIONAL.iter().any(|pattern| text.contains(pattern))
 }
