@@ -93,6 +93,10 @@ pub struct GithubArgs {
     /// Write the SARIF report here.
     #[arg(long, value_name = "PATH")]
     pub sarif: Option<PathBuf>,
+    /// On `workflow_run` (second stage of the fork-PR setup): publish this JSON report, which
+    /// the first stage wrote, after validating it as untrusted data.
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
     /// The repository (default: `$GITHUB_WORKSPACE`, then the current directory).
     #[arg(short = 'C', long = "repo", value_name = "DIR")]
     pub repo: Option<PathBuf>,

@@ -63,6 +63,9 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
     let payload = std::fs::read_to_string(&path)
         .map_err(|e| Failure::new(format!("cannot read GITHUB_EVENT_PATH {path}: {e}")))?;
     let plan = event::read(&name, &payload)?;
+    if plan.kind == event::EventKind::WorkflowRun {
+        return relay(args, &plan, check_run, annotations, step_summary);
+    }
     if let Some(reason) = &plan.skip {
         return Ok((
             format!("integrity-gate: nothing to analyse ({reason})\n").into_bytes(),
@@ -141,5 +144,55 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
         &mut log,
     );
     log.extend(report::render(Format::Human, &report, Style::default()));
+    Ok((log, exit_for(&report)))
+}
+
+/// Second stage of the fork-PR setup: publish the first stage's report for the commit the
+/// `workflow_run` event names. The report is untrusted; nothing is analysed here.
+fn relay(
+    args: &GithubArgs,
+    plan: &event::EventPlan,
+    check_run: CheckRunMode,
+    annotations: bool,
+    step_summary: bool,
+) -> Result<(Vec<u8>, Exit), Failure> {
+    let path = args.report.as_deref().ok_or_else(|| {
+        Failure::new("on workflow_run, pass the first stage's report with --report PATH")
+    })?;
+    let json = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let scanner = crate::secrets::scanner();
+    let report = crate::github::relay::read_report(
+        &json,
+        &plan.head_sha,
+        |id| crate::rules::find(id).map(|rule| rule.id),
+        |text| scanner.redact_text(text),
+    )
+    .map_err(|error| Failure::new(error.to_string()))?;
+    let env = GithubEnv::from_process();
+    let client = match check_run {
+        CheckRunMode::Off => None,
+        _ => env.client().ok().flatten(),
+    };
+    let surfaces = Surfaces {
+        check_run,
+        annotations,
+        step_summary,
+        publish: PublishOptions {
+            neutral_on_findings: args.neutral_on_warnings,
+            ..PublishOptions::default()
+        },
+        summary: SummaryOptions::default(),
+    };
+    let mut log = Vec::new();
+    run::deliver(
+        &env,
+        plan,
+        &report,
+        &surfaces,
+        Artifacts::default(),
+        client.as_ref().map(|client| client as &dyn CheckApi),
+        &mut log,
+    );
     Ok((log, exit_for(&report)))
 }

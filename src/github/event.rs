@@ -21,6 +21,9 @@ pub enum EventKind {
     Push,
     /// `merge_group` (`checks_requested`) from a merge queue.
     MergeGroup,
+    /// `workflow_run`: the second stage of the fork-PR setup, which publishes the first
+    /// stage's report (see [`super::relay`]).
+    WorkflowRun,
 }
 
 impl EventKind {
@@ -31,6 +34,7 @@ impl EventKind {
             EventKind::PullRequestTarget => "pull_request_target",
             EventKind::Push => "push",
             EventKind::MergeGroup => "merge_group",
+            EventKind::WorkflowRun => "workflow_run",
         }
     }
 }
@@ -90,7 +94,7 @@ pub enum AgentSource {
 pub enum EventError {
     /// The trigger is not one the gate understands.
     #[error(
-        "unsupported event `{0}`: run integrity-gate on pull_request, pull_request_target, push or merge_group"
+        "unsupported event `{0}`: run integrity-gate on pull_request, pull_request_target, push, merge_group, or workflow_run (to publish a fork PR's report)"
     )]
     Unsupported(String),
     /// The payload is not valid JSON or has the wrong shape.
@@ -177,6 +181,7 @@ pub fn read(event_name: &str, payload_json: &str) -> Result<EventPlan, EventErro
         "pull_request_target" => EventKind::PullRequestTarget,
         "push" => EventKind::Push,
         "merge_group" => EventKind::MergeGroup,
+        "workflow_run" => return super::relay::read_workflow_run(payload_json),
         other => return Err(EventError::Unsupported(clip(other))),
     };
     let payload: Payload =
@@ -185,6 +190,7 @@ pub fn read(event_name: &str, payload_json: &str) -> Result<EventPlan, EventErro
         EventKind::PullRequest | EventKind::PullRequestTarget => pull_request(kind, payload),
         EventKind::Push => push(payload),
         EventKind::MergeGroup => merge_group(payload),
+        EventKind::WorkflowRun => super::relay::read_workflow_run(payload_json),
     }
 }
 
@@ -449,9 +455,10 @@ mod tests {
 
     #[test]
     fn unknown_event_is_an_error() {
+        // workflow_run is the relay stage; an empty payload lacks what it needs.
         assert!(matches!(
             read("workflow_run", "{}"),
-            Err(EventError::Unsupported(_))
+            Err(EventError::Missing { .. })
         ));
         assert!(matches!(
             read("issue_comment", "{}"),

@@ -17,5 +17,6 @@ pub mod event;
 pub mod fetch;
 pub mod model;
 pub mod outputs;
+pub mod relay;
 pub mod run;
 pub mod summary;

@@ -293,3 +293,97 @@ fn pre_commit_framework_range_comes_from_the_environment() {
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(stdout(&output).contains("skipped-test"));
 }
+
+fn workflow_run_payload(head: &str) -> String {
+    format!(
+        r#"{{"action":"completed","workflow_run":{{"head_sha":"{head}","event":"pull_request","head_branch":"fix","head_repository":{{"full_name":"fork/widgets"}},"pull_requests":[]}},"repository":{{"name":"widgets","owner":{{"login":"acme"}},"default_branch":"main"}}}}"#
+    )
+}
+
+fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
+    let event = dir.join("workflow_run.json");
+    std::fs::write(&event, workflow_run_payload(head)).unwrap();
+    Command::new(binary())
+        .args(["github", "--report"])
+        .arg(report)
+        .current_dir(dir)
+        .env("GITHUB_EVENT_NAME", "workflow_run")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_API_URL", server.uri())
+        .env("INTEGRITY_GATE_TOKEN", TOKEN)
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn fork_prs_two_stages_the_second_publishes_the_validated_report() {
+    // Stage 1: the fork PR's read-only token cannot write checks; the report is saved.
+    let runtime = rt();
+    let first = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+            .mount(&first),
+    );
+    runtime.block_on(
+        Mock::given(method("POST"))
+            .respond_with(ResponseTemplate::new(403))
+            .mount(&first),
+    );
+    let (repo, base, head) = pr_repo();
+    let (output, out) = run_github(&repo, &first, &base, &head);
+    assert_eq!(output.status.code(), Some(1));
+    let report = out.path().join("report.json");
+
+    // Stage 2: workflow_run with a write token publishes it on the PR head.
+    let second = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+            .mount(&second),
+    );
+    runtime.block_on(
+        Mock::given(method("POST"))
+            .and(path("/repos/acme/widgets/check-runs"))
+            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 1)))
+            .expect(1)
+            .mount(&second),
+    );
+    let output = run_relay(&second, out.path(), &head, &report);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let requests = bodies(&runtime, &second);
+    let (_, _, create) = requests
+        .iter()
+        .find(|(method, _, _)| method == "POST")
+        .expect("the check run was created");
+    assert_eq!(create["head_sha"], head.as_str());
+    assert_eq!(create["conclusion"], "failure");
+    assert_eq!(create["output"]["annotations"][0]["path"], TEST_FILE);
+
+    // A tampered report (a path outside the repository) is refused and nothing is posted.
+    let text = std::fs::read_to_string(&report).unwrap();
+    let tampered = out.path().join("tampered.json");
+    std::fs::write(&tampered, text.replace(TEST_FILE, "../../outside.py")).unwrap();
+    let third = runtime.block_on(MockServer::start());
+    let output = run_relay(&third, out.path(), &head, &tampered);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("refused"));
+    assert!(
+        bodies(&runtime, &third)
+            .iter()
+            .all(|(method, _, _)| method != "POST")
+    );
+
+    // A report about another commit is refused too.
+    let other = out.path().join("other.json");
+    std::fs::write(&other, text.replace(&head, &base)).unwrap();
+    let output = run_relay(&third, out.path(), &head, &other);
+    assert_eq!(output.status.code(), Some(2));
+}
