@@ -217,6 +217,10 @@ pub struct ChangeSet {
     pub files: Vec<FilePair>,
     /// Conditions found while building the set (submodules, symlinks, unreadable paths).
     pub notes: Vec<crate::finding::Note>,
+    /// Base-revision text of the root-level test-runner configurations (`pytest.ini`,
+    /// `pyproject.toml`, ...), which say what the runner collects, whether the change touches
+    /// them or not.
+    pub runner_configs: Vec<(String, String)>,
 }
 
 /// Builds pairs from two path → bytes maps (the fixture harness and `--worktree` share this):

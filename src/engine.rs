@@ -96,9 +96,10 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         })
         .collect();
     crate::query::warm(&texts);
+    let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs);
     let results: Vec<FileResult> = pairs
         .par_iter()
-        .map(|pair| analyze_file(pair, &rules))
+        .map(|pair| analyze_file(pair, &rules, &collection))
         .collect();
 
     let mut facts: FactTable = HashMap::new();
@@ -238,7 +239,11 @@ fn test_summary(
     })
 }
 
-fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
+fn analyze_file(
+    pair: &FilePair,
+    rules: &[&'static Rule],
+    collection: &crate::rules::collection::Collection,
+) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),
         facts: Vec::new(),
@@ -251,7 +256,7 @@ fn analyze_file(pair: &FilePair, rules: &[&'static Rule]) -> FileResult {
             message: reason.to_string(),
         });
     }
-    let context = FileContext::new(pair);
+    let context = FileContext::new(pair, collection);
     for rule in rules {
         let applies = rule.languages.is_empty()
             || context

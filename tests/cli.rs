@@ -687,3 +687,29 @@ fn online_flags_a_package_the_registry_does_not_know() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(seen.lock().unwrap().len(), asked_before);
 }
+
+#[test]
+fn pytest_collection_settings_come_from_base() {
+    let repo = Repo::new();
+    repo.write(
+        "pytest.ini",
+        "[pytest]\npython_files = check_*.py\npython_functions = check_\n",
+    );
+    repo.write(
+        "tests/check_session.py",
+        "def check_login():\n    assert True\n\n\ndef check_logout():\n    assert True\n",
+    );
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    // The change deletes a test and also redefines collection so that it would not count.
+    repo.write("pytest.ini", "[pytest]\npython_files = test_*.py\n");
+    repo.write(
+        "tests/check_session.py",
+        "def check_login():\n    assert True\n",
+    );
+    repo.commit("head");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let findings = json(&output)["findings"].to_string();
+    assert!(findings.contains("check_logout"), "{findings}");
+}

@@ -191,6 +191,14 @@ impl Git {
         };
         change.base = merge_base.to_string();
         change.head = head.to_string();
+        for name in crate::rules::collection::PYTEST_CONFIGS {
+            if let Some(text) = self
+                .read_file_at(merge_base, name)?
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+            {
+                change.runner_configs.push((name.to_string(), text));
+            }
+        }
         Ok((Some(merge_base), change))
     }
 

@@ -124,6 +124,8 @@ pub struct FileContext<'a> {
     pub pair: &'a FilePair,
     /// The language of the head path (or the base path for deletions), if it has a grammar.
     pub language: Option<Language>,
+    /// How the test runner collects tests in this change (base configuration).
+    pub collection: &'a super::collection::Collection,
     base: Option<SideText<'a>>,
     head: Option<SideText<'a>>,
     cache: RefCell<MatchCache>,
@@ -131,7 +133,10 @@ pub struct FileContext<'a> {
 
 impl<'a> FileContext<'a> {
     /// Builds the context; nothing is parsed until a rule asks.
-    pub fn new(pair: &'a FilePair) -> FileContext<'a> {
+    pub fn new(
+        pair: &'a FilePair,
+        collection: &'a super::collection::Collection,
+    ) -> FileContext<'a> {
         let side = |path: Option<&'a String>, text: Option<&'a str>| match (path, text) {
             (Some(path), Some(text)) => Some(SideText {
                 path,
@@ -143,6 +148,7 @@ impl<'a> FileContext<'a> {
         FileContext {
             pair,
             language: Language::from_path(pair.path()),
+            collection,
             base: side(pair.old_path.as_ref(), pair.base.text()),
             head: side(pair.new_path.as_ref(), pair.head.text()),
             cache: RefCell::new(HashMap::new()),

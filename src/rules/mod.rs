@@ -6,6 +6,7 @@
 //! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
 
 mod assertions;
+pub mod collection;
 mod commented_out_validation;
 mod comments;
 mod condition;

@@ -16,6 +16,8 @@
 mod checker_config;
 mod config_text;
 mod runner_config;
+
+pub(crate) use runner_config::pytest_settings;
 mod scripts;
 mod suppressions;
 mod workflows;

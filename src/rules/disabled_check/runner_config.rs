@@ -139,15 +139,21 @@ fn names_a_test(path: &str) -> bool {
                 || file.contains(".spec.")))
 }
 
-/// The pytest settings of one file: `addopts` words, `norecursedirs`, `testpaths`.
+/// The pytest settings of one file: `addopts` words, `norecursedirs`, `testpaths`, and the
+/// collection patterns (`python_files`, `python_functions`, `python_classes`).
 #[derive(Default)]
-struct PytestSettings {
-    addopts: Vec<String>,
-    norecursedirs: BTreeSet<String>,
-    testpaths: BTreeSet<String>,
+pub(crate) struct PytestSettings {
+    pub(crate) addopts: Vec<String>,
+    pub(crate) norecursedirs: BTreeSet<String>,
+    pub(crate) testpaths: BTreeSet<String>,
+    pub(crate) python_files: Vec<String>,
+    pub(crate) python_functions: Vec<String>,
+    pub(crate) python_classes: Vec<String>,
 }
 
-fn pytest_settings(name: &str, text: &str) -> Option<PytestSettings> {
+/// Reads the pytest settings of `name` (`pytest.ini`, `pyproject.toml`, `tox.ini`,
+/// `setup.cfg`), or `None` when the file has no pytest section.
+pub(crate) fn pytest_settings(name: &str, text: &str) -> Option<PytestSettings> {
     let mut settings = PytestSettings::default();
     if name == "pyproject.toml" {
         let value = toml(text)?;
@@ -163,6 +169,9 @@ fn pytest_settings(name: &str, text: &str) -> Option<PytestSettings> {
         settings.testpaths = string_list(table.get("testpaths"), true)
             .into_iter()
             .collect();
+        settings.python_files = string_list(table.get("python_files"), true);
+        settings.python_functions = string_list(table.get("python_functions"), true);
+        settings.python_classes = string_list(table.get("python_classes"), true);
         return Some(settings);
     }
     let section = if name == "setup.cfg" {
@@ -181,6 +190,9 @@ fn pytest_settings(name: &str, text: &str) -> Option<PytestSettings> {
             "addopts" => settings.addopts = shell_words(&entry.value),
             "norecursedirs" => settings.norecursedirs = words().collect(),
             "testpaths" => settings.testpaths = words().collect(),
+            "python_files" => settings.python_files = words().collect(),
+            "python_functions" => settings.python_functions = words().collect(),
+            "python_classes" => settings.python_classes = words().collect(),
             _ => {}
         }
     }

@@ -8,6 +8,7 @@
 //! `collected: false` and the reason, so a test taken out of the runner can be told from a
 //! deleted one. Runner configuration (`python_files`, `testMatch`) is not read here.
 
+use super::collection::Collection;
 use super::context::FileContext;
 use crate::finding::Side;
 use crate::lang::Language;
@@ -64,15 +65,13 @@ impl Test {
     }
 }
 
-/// Whether the runner's default patterns collect tests from `path`.
-pub fn is_test_file(path: &str, language: Language) -> bool {
+/// Whether the runner collects tests from `path` (pytest: the base configuration's
+/// `python_files` and `testpaths`, else its defaults; JS runners: their default patterns).
+pub fn is_test_file(path: &str, language: Language, collection: &Collection) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
     let in_dir = |dir: &str| path.split('/').rev().skip(1).any(|part| part == dir);
     match language {
-        Language::Python => {
-            let stem = file.strip_suffix(".py").unwrap_or(file);
-            stem.starts_with("test") || stem.ends_with("_test")
-        }
+        Language::Python => collection.python_file(path),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let parts: Vec<&str> = file.split('.').collect();
             parts.len() > 2
@@ -95,7 +94,7 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         return Vec::new();
     };
     let source = text.text;
-    let file_ok = is_test_file(text.path, language);
+    let file_ok = is_test_file(text.path, language, context.collection);
     let root = parsed.tree.root_node();
     let matches = context.matches(side, "tests");
     let mut out: Vec<Test> = Vec::new();
@@ -116,7 +115,15 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             continue;
         }
         seen.push(found.byte_range.clone());
-        let is_test = found.property("kind") == Some("test");
+        // pytest: a function is a test by the base configuration's `python_functions`
+        // (default: the `test` prefix that the query itself looks for).
+        let is_test = match language {
+            Language::Python => {
+                matches!(found.property("kind"), Some("test" | "function"))
+                    && context.collection.python_function(&found.name)
+            }
+            _ => found.property("kind") == Some("test"),
+        };
         let node = node_at(root, found.byte_range.clone());
         let mut not_collected = None;
         if is_test && !file_ok {
@@ -126,7 +133,8 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             ));
         }
         if is_test && not_collected.is_none() {
-            not_collected = node.and_then(|node| scope_not_collected(node, source, language));
+            not_collected = node
+                .and_then(|node| scope_not_collected(node, source, language, context.collection));
         }
         let body = node
             .map(|node| body_text(node, source, language))
@@ -200,7 +208,12 @@ fn text_of<'s>(node: Node<'_>, source: &'s str) -> &'s str {
 
 /// Python: a test nested in a function is not collected, nor is a method of a class that
 /// pytest ignores (not `Test*`, or with `__init__`) unless it subclasses a `TestCase`.
-fn scope_not_collected(node: Node<'_>, source: &str, language: Language) -> Option<String> {
+fn scope_not_collected(
+    node: Node<'_>,
+    source: &str,
+    language: Language,
+    collection: &Collection,
+) -> Option<String> {
     if language != Language::Python {
         return None;
     }
@@ -236,8 +249,11 @@ fn scope_not_collected(node: Node<'_>, source: &str, language: Language) -> Opti
                     })
                 });
                 let unittest = bases.contains("TestCase");
-                if !unittest && !name.starts_with("Test") {
-                    return Some(format!("class `{name}` is not collected (not `Test*`)"));
+                if !unittest && !collection.python_class(name) {
+                    return Some(format!(
+                        "class `{name}` is not collected (not {})",
+                        collection.python_class_patterns()
+                    ));
                 }
                 if !unittest && has_init {
                     return Some(format!(
@@ -356,14 +372,46 @@ mod tests {
 
     #[test]
     fn default_test_file_patterns() {
-        assert!(is_test_file("tests/test_api.py", Language::Python));
-        assert!(is_test_file("pkg/api_test.py", Language::Python));
-        assert!(!is_test_file("tests/api.py", Language::Python));
-        assert!(is_test_file("src/a.test.ts", Language::TypeScript));
-        assert!(is_test_file("src/a.spec.tsx", Language::Tsx));
-        assert!(is_test_file("src/__tests__/a.js", Language::JavaScript));
-        assert!(!is_test_file("src/a.ts", Language::TypeScript));
-        assert!(!is_test_file("src/test.ts", Language::TypeScript));
+        assert!(is_test_file(
+            "tests/test_api.py",
+            Language::Python,
+            &Collection::default()
+        ));
+        assert!(is_test_file(
+            "pkg/api_test.py",
+            Language::Python,
+            &Collection::default()
+        ));
+        assert!(!is_test_file(
+            "tests/api.py",
+            Language::Python,
+            &Collection::default()
+        ));
+        assert!(is_test_file(
+            "src/a.test.ts",
+            Language::TypeScript,
+            &Collection::default()
+        ));
+        assert!(is_test_file(
+            "src/a.spec.tsx",
+            Language::Tsx,
+            &Collection::default()
+        ));
+        assert!(is_test_file(
+            "src/__tests__/a.js",
+            Language::JavaScript,
+            &Collection::default()
+        ));
+        assert!(!is_test_file(
+            "src/a.ts",
+            Language::TypeScript,
+            &Collection::default()
+        ));
+        assert!(!is_test_file(
+            "src/test.ts",
+            Language::TypeScript,
+            &Collection::default()
+        ));
     }
 
     #[test]

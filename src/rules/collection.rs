@@ -1,0 +1,148 @@
+//! How the project's test runner collects tests, read from the base revision's configuration:
+//! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` in
+//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence). Without
+//! a configuration the runner's defaults apply. Read from base, like the policy, so a change
+//! cannot redefine what counts as a test for its own judgement.
+
+use globset::{Glob, GlobMatcher};
+
+/// The pytest configuration files, in the order pytest looks for them.
+pub const PYTEST_CONFIGS: &[&str] = &["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
+
+/// Collection settings for one change.
+#[derive(Debug, Default)]
+pub struct Collection {
+    python_files: Vec<GlobMatcher>,
+    python_functions: Vec<String>,
+    python_classes: Vec<String>,
+    testpaths: Vec<String>,
+}
+
+impl Collection {
+    /// Reads the first pytest configuration that has pytest settings, from `configs`
+    /// (root-level path and base text).
+    pub fn from_configs(configs: &[(String, String)]) -> Collection {
+        let mut collection = Collection::default();
+        for name in PYTEST_CONFIGS {
+            let Some((_, text)) = configs.iter().find(|(path, _)| path == name) else {
+                continue;
+            };
+            let Some(settings) = super::disabled_check::pytest_settings(name, text) else {
+                continue;
+            };
+            collection.python_files = settings
+                .python_files
+                .iter()
+                .filter_map(|pattern| Glob::new(pattern).ok())
+                .map(|glob| glob.compile_matcher())
+                .collect();
+            collection.python_functions = settings.python_functions;
+            collection.python_classes = settings.python_classes;
+            collection.testpaths = settings
+                .testpaths
+                .into_iter()
+                .map(|path| path.trim_matches('/').trim_start_matches("./").to_string())
+                .filter(|path| !path.is_empty() && path != ".")
+                .collect();
+            break;
+        }
+        collection
+    }
+
+    /// Whether pytest collects tests from the file at `path`.
+    pub fn python_file(&self, path: &str) -> bool {
+        let in_testpaths = self.testpaths.is_empty()
+            || self
+                .testpaths
+                .iter()
+                .any(|dir| path == dir || path.starts_with(&format!("{dir}/")));
+        let file = path.rsplit('/').next().unwrap_or(path);
+        let matches = if self.python_files.is_empty() {
+            let stem = file.strip_suffix(".py").unwrap_or(file);
+            stem.starts_with("test") || stem.ends_with("_test")
+        } else {
+            self.python_files.iter().any(|glob| glob.is_match(file))
+        };
+        in_testpaths && matches
+    }
+
+    /// Whether a function named `name` is collected as a test.
+    pub fn python_function(&self, name: &str) -> bool {
+        matches_any(&self.python_functions, "test", name)
+    }
+
+    /// The class name patterns, as people write them: `Test*` by default.
+    pub fn python_class_patterns(&self) -> String {
+        if self.python_classes.is_empty() {
+            return "`Test*`".to_string();
+        }
+        self.python_classes
+            .iter()
+            .map(|pattern| format!("`{pattern}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Whether a class named `name` is collected as a test class.
+    pub fn python_class(&self, name: &str) -> bool {
+        matches_any(&self.python_classes, "Test", name)
+    }
+}
+
+/// pytest reads each entry as a prefix, or as a glob when it has glob characters.
+fn matches_any(patterns: &[String], default: &str, name: &str) -> bool {
+    if patterns.is_empty() {
+        return name.starts_with(default);
+    }
+    patterns.iter().any(|pattern| {
+        if pattern.contains(['*', '?', '[']) {
+            Glob::new(pattern).is_ok_and(|glob| glob.compile_matcher().is_match(name))
+        } else {
+            name.starts_with(pattern.as_str())
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collection(name: &str, text: &str) -> Collection {
+        Collection::from_configs(&[(name.to_string(), text.to_string())])
+    }
+
+    #[test]
+    fn defaults_without_configuration() {
+        let defaults = Collection::default();
+        assert!(defaults.python_file("tests/test_api.py"));
+        assert!(defaults.python_file("pkg/api_test.py"));
+        assert!(!defaults.python_file("tests/check_api.py"));
+        assert!(defaults.python_function("test_login"));
+        assert!(!defaults.python_function("check_login"));
+        assert!(defaults.python_class("TestLogin"));
+    }
+
+    #[test]
+    fn reads_pytest_ini_and_pyproject() {
+        let ini = collection(
+            "pytest.ini",
+            "[pytest]\npython_files = check_*.py\npython_functions = check should_*\npython_classes = Check\ntestpaths = tests\n",
+        );
+        assert!(ini.python_file("tests/check_api.py"));
+        assert!(!ini.python_file("tests/test_api.py"));
+        assert!(
+            !ini.python_file("scripts/check_api.py"),
+            "outside testpaths"
+        );
+        assert!(ini.python_function("check_login"));
+        assert!(ini.python_function("should_fail"));
+        assert!(!ini.python_function("test_login"));
+        assert!(ini.python_class("CheckLogin"));
+        let toml = collection(
+            "pyproject.toml",
+            "[tool.pytest.ini_options]\npython_files = [\"*_spec.py\"]\n",
+        );
+        assert!(toml.python_file("a/login_spec.py"));
+        assert!(!toml.python_file("a/test_login.py"));
+    }
+}
