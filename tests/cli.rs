@@ -697,7 +697,7 @@ fn pytest_collection_settings_come_from_base() {
     );
     repo.write(
         "tests/check_session.py",
-        "def check_login():\n    assert True\n\n\ndef check_logout():\n    assert True\n",
+        "def check_login():\n    assert login(\"a\")\n\n\ndef check_logout():\n    assert logout() == 204\n",
     );
     repo.commit("base");
     repo.git(&["checkout", "-q", "-b", "feature"]);
@@ -705,7 +705,7 @@ fn pytest_collection_settings_come_from_base() {
     repo.write("pytest.ini", "[pytest]\npython_files = test_*.py\n");
     repo.write(
         "tests/check_session.py",
-        "def check_login():\n    assert True\n",
+        "def check_login():\n    assert login(\"a\")\n",
     );
     repo.commit("head");
     let output = repo.run(&["diff", "main", "--format", "json"]);
