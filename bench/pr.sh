@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 gate="$root/target/release/integrity-gate"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 python3 - "$work" "$files" "$changed" <<'PY'
 import os, subprocess, sys
 work, files, changed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
