@@ -128,10 +128,10 @@ impl Rule {
         out
     }
 
-    /// Language names joined for listings; `config` for rules without syntax queries.
+    /// Language names joined for listings; rules without per-language queries read any file.
     pub fn languages_label(&self) -> String {
         if self.languages.is_empty() {
-            return "config/any".to_string();
+            return "any file (by path and content)".to_string();
         }
         self.languages
             .iter()
