@@ -65,7 +65,24 @@ pub fn by_test(
     let mut found: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
     let mut functions: Vec<(String, std::ops::Range<usize>)> = Vec::new();
     for item in matches.iter() {
-        let kind = item.property("kind").unwrap_or_default();
+        let kind = match item.property("kind").unwrap_or_default() {
+            // One JS pattern matches expect/assert/helper calls; the callee tells them apart.
+            "call" => {
+                let callee = source
+                    .get(item.byte_range.clone())
+                    .and_then(|text| text.split('(').next())
+                    .unwrap_or_default()
+                    .trim();
+                if callee == "expect" {
+                    "expect"
+                } else if callee == "assert" || callee.starts_with("assert.") {
+                    "assert"
+                } else {
+                    "helper"
+                }
+            }
+            other => other,
+        };
         if kind == "function" {
             functions.push((item.name.clone(), item.byte_range.clone()));
             continue;
