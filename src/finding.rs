@@ -101,14 +101,17 @@ pub struct Note {
 
 /// A short stable hash (FNV-1a, 64 bit) as 16 hex digits; used for fingerprints and redaction.
 pub fn stable_hash(parts: &[&str]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0u8)) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
+    let bytes = parts
+        .iter()
+        .flat_map(|part| part.bytes().chain(std::iter::once(0u8)));
+    format!("{:016x}", fnv1a64(bytes))
+}
+
+/// 64-bit FNV-1a: tiny and identical across runs and platforms (unlike `DefaultHasher`).
+pub fn fnv1a64(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ mod tests;
 #[cfg(test)]
 mod vectors;
 
+use crate::finding::fnv1a64;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 
@@ -461,16 +462,6 @@ fn widen_to_char_boundaries(s: &str, mut start: usize, mut end: usize) -> (usize
     (start, end)
 }
 
-/// 64-bit FNV-1a: tiny, deterministic across runs and platforms (unlike `DefaultHasher`).
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
 /// A display form that never contains the secret: at most 4 leading chars (fewer for short
 /// secrets, never more than a quarter of it) and a 32-bit FNV-1a fingerprint, e.g.
 /// `ghp_…[redacted fp:1a2b3c4d]`. The same secret always gives the same text, so findings
@@ -478,7 +469,7 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
 pub fn redact(secret: &str) -> String {
     let shown = (secret.chars().count() / 4).min(4);
     let prefix: String = secret.chars().take(shown).collect();
-    let h = fnv1a64(secret.as_bytes());
+    let h = fnv1a64(secret.bytes());
     let short = ((h >> 32) ^ (h & 0xffff_ffff)) as u32;
     format!("{prefix}\u{2026}[redacted fp:{short:08x}]")
 }
