@@ -10,7 +10,8 @@ use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
 use crate::rules::{
-    ALL_RULES, Candidate, ChangeOutput, Fact, FactRef, FileContext, Output, Rule, inventory,
+    ALL_RULES, Candidate, ChangeInput, ChangeOutput, Fact, FactRef, FileContext, Output, Rule,
+    inventory,
 };
 use crate::suppress;
 use crate::text::line_slice;
@@ -60,6 +61,7 @@ type FactTable<'a> = HashMap<(&'a str, Side, &'a str, &'a str, &'a str), Severit
 struct FileResult {
     candidates: Vec<(&'static Rule, Candidate)>,
     facts: Vec<(&'static str, Fact)>,
+    handoffs: Vec<(&'static str, Box<dyn std::any::Any + Send>)>,
     notes: Vec<Note>,
     /// Collected test ids per side, with the language family, for the inventory summary.
     tests: Option<(&'static str, Vec<String>, Vec<String>)>,
@@ -131,8 +133,22 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         let Some(change_check) = rule.change_check else {
             continue;
         };
+        let input = ChangeInput {
+            pairs: &pairs,
+            handoffs: results
+                .iter()
+                .enumerate()
+                .flat_map(|(index, result)| {
+                    result
+                        .handoffs
+                        .iter()
+                        .filter(|(id, _)| *id == rule.id)
+                        .map(move |(_, handoff)| (index, handoff.as_ref()))
+                })
+                .collect(),
+        };
         let mut output = ChangeOutput::default();
-        change_check(&pairs, &mut output);
+        change_check(&input, &mut output);
         notes.extend(output.notes);
         for (index, candidate) in output.candidates {
             let Some(pair) = pairs.get(index) else {
@@ -247,6 +263,7 @@ fn analyze_file(
     let mut result = FileResult {
         candidates: Vec::new(),
         facts: Vec::new(),
+        handoffs: Vec::new(),
         notes: Vec::new(),
         tests: None,
     };
@@ -276,6 +293,12 @@ fn analyze_file(
         result
             .facts
             .extend(output.facts.into_iter().map(|fact| (rule.id, fact)));
+        result.handoffs.extend(
+            output
+                .handoffs
+                .into_iter()
+                .map(|handoff| (rule.id, handoff)),
+        );
     }
     if let Some(language) = context.language {
         let base = inventory::collected_ids(&context, Side::Base);

@@ -116,6 +116,9 @@ pub struct Output {
     pub candidates: Vec<Candidate>,
     /// Facts about either side, shared with the other files' candidates.
     pub facts: Vec<Fact>,
+    /// Data for the rule's own change-level check ([`super::ChangeInput::handoffs`]), which
+    /// judges what only two files together show. Only the rule that made it reads it.
+    pub handoffs: Vec<Box<dyn std::any::Any + Send>>,
 }
 
 /// Everything a rule may read about one changed file.

@@ -74,7 +74,18 @@ pub type FileCheck = fn(&FileContext<'_>, &mut Output);
 
 /// A rule's change-level check, which sees every analysed pair at once (a coverage threshold
 /// moved from one file to another is judged by value, not as a removal).
-pub type ChangeCheck = fn(&[&FilePair], &mut ChangeOutput);
+pub type ChangeCheck = fn(&ChangeInput<'_>, &mut ChangeOutput);
+
+/// What a change-level check reads: every analysed pair, and what the rule's own per-file check
+/// handed over from each file ([`Output::handoffs`]), so a judgement that needs two files (a
+/// test moved to another file and weakened there) is made once both have been read, without
+/// parsing either again.
+pub struct ChangeInput<'a> {
+    /// The analysed pairs; candidates refer to them by index.
+    pub pairs: &'a [&'a FilePair],
+    /// (pair index, hand-off) for every hand-off of this rule, in pair order.
+    pub handoffs: Vec<(usize, &'a (dyn std::any::Any + Send))>,
+}
 
 /// What a change-level check produces.
 #[derive(Debug, Default)]

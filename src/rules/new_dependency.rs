@@ -4,8 +4,7 @@
 //! that lockfile growth is only reported when no manifest next to it changed.
 
 use super::context::Candidate;
-use super::{ChangeOutput, declare_rule};
-use crate::changeset::FilePair;
+use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::deps::{self, DependencyFinding};
 use crate::finding::{Note, Severity, Side};
 
@@ -52,7 +51,8 @@ declare_rule! {
     }
 }
 
-fn manifests(pairs: &[&FilePair], out: &mut ChangeOutput) {
+fn manifests(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
+    let pairs = input.pairs;
     let changed: Vec<&str> = pairs
         .iter()
         .flat_map(|pair| [pair.old_path.as_deref(), pair.new_path.as_deref()])

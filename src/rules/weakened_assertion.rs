@@ -2,8 +2,8 @@
 
 use super::assertions::{self, Assertion, Family};
 use super::context::{Candidate, FileContext, Output};
-use super::declare_rule;
 use super::inventory::{self, Test};
+use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::finding::{Severity, Side};
 use std::collections::HashSet;
 
@@ -25,7 +25,8 @@ declare_rule! {
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
     ///
     /// Assertions in same-file helper functions count where the helper is called, and so do
-    /// calls to helpers named `assert*`/`check*`/`verify*`/`expect*`.
+    /// calls to helpers named `assert*`/`check*`/`verify*`/`expect*`. A test moved to another
+    /// file is compared with what it was (`test_x (moved to tests/test_y.py): 3 assertions → 1`).
     /// ## Why it matters
     /// A test that still runs but no longer checks the result keeps CI green and the test count
     /// unchanged, so nothing in the summary shows that coverage was lost.
@@ -42,7 +43,6 @@ declare_rule! {
     /// - Assertions moved into a helper that the test still calls.
     /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`).
     /// - Tests added or deleted by the change (deleted ones are `deleted-test`).
-    /// - A test moved to another file (assertions are compared within one file pair).
     /// ## Configuration
     /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
     pub static WEAKENED_ASSERTION = {
@@ -53,13 +53,14 @@ declare_rule! {
         summary: "a surviving test's assertions are removed, loosened or replaced by trivially true ones",
         maturity: Stable,
         check: Some(check),
+        change_check: moved_between_files,
     }
 }
 
 fn check(context: &FileContext<'_>, out: &mut Output) {
-    if context.side(Side::Base).is_none() || context.side(Side::Head).is_none() {
+    let Some(language) = context.language else {
         return;
-    }
+    };
     let base_tests = inventory::tests(context, Side::Base);
     let head_tests = inventory::tests(context, Side::Head);
     let head_keys: HashSet<&str> = head_tests
@@ -73,10 +74,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         .map(|test| test.key.as_str())
         .collect();
     // (base test, head key): the same identity, or the test it was renamed to (so a rename
-    // does not hide a weakening; merges into an existing test are compared there).
+    // does not hide a weakening; merges into an existing test are compared there). Base tests
+    // with neither left the file: deleted, or moved to another file (judged across files).
     let mut pairs: Vec<(&Test, String)> = Vec::new();
+    let mut departed: Vec<&Test> = Vec::new();
     for test in base_tests.iter().filter(|test| test.collected()) {
-        if pairs.iter().any(|(seen, _)| seen.key == test.key) {
+        if pairs.iter().any(|(seen, _)| seen.key == test.key)
+            || departed.iter().any(|seen| seen.key == test.key)
+        {
             continue;
         }
         if head_keys.contains(test.key.as_str()) {
@@ -85,7 +90,25 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             && !base_keys.contains(&next.key.as_str())
         {
             pairs.push((test, next.key.clone()));
+        } else {
+            departed.push(test);
         }
+    }
+    let mut arrived: Vec<&Test> = Vec::new();
+    for test in head_tests.iter().filter(|test| test.collected()) {
+        if !base_keys.contains(&test.key.as_str())
+            && !pairs.iter().any(|(_, key)| *key == test.key)
+            && !arrived.iter().any(|seen| seen.key == test.key)
+        {
+            arrived.push(test);
+        }
+    }
+    if !departed.is_empty() || !arrived.is_empty() {
+        out.handoffs.push(Box::new(Travellers {
+            family: language.family(),
+            departed: with_assertions(context, Side::Base, &departed),
+            arrived: with_assertions(context, Side::Head, &arrived),
+        }));
     }
     if pairs.is_empty() {
         return;
@@ -113,6 +136,96 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             });
         }
     }
+}
+
+/// The tests that left one file (base side) or arrived in it (head side), with their
+/// assertions, handed to [`moved_between_files`].
+struct Travellers {
+    family: &'static str,
+    departed: Vec<(Test, Vec<Assertion>)>,
+    arrived: Vec<(Test, Vec<Assertion>)>,
+}
+
+fn with_assertions(
+    context: &FileContext<'_>,
+    side: Side,
+    tests: &[&Test],
+) -> Vec<(Test, Vec<Assertion>)> {
+    if tests.is_empty() {
+        return Vec::new();
+    }
+    let mut found = assertions::by_test(context, side, tests);
+    tests
+        .iter()
+        .map(|test| {
+            let list = found.remove(&test.key).unwrap_or_default();
+            ((*test).clone(), list)
+        })
+        .collect()
+}
+
+/// A test that left one file and arrived in another under the same identity is compared like a
+/// test that stayed: moving a test and dropping its
+/// assertions in the same change must not hide the weakening. The same identity alone is not
+/// enough, because names such as `test_init` recur across files: the bodies must still share
+/// most of their code, or the new one must be the old one with lines removed.
+fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
+    let travellers: Vec<(usize, &Travellers)> = input
+        .handoffs
+        .iter()
+        .filter_map(|(index, handoff)| Some((*index, handoff.downcast_ref::<Travellers>()?)))
+        .collect();
+    for (from, gone_from) in &travellers {
+        for (old, before) in &gone_from.departed {
+            let arrivals: Vec<(usize, &Test, &Vec<Assertion>)> = travellers
+                .iter()
+                .filter(|(to, came_to)| to != from && came_to.family == gone_from.family)
+                .flat_map(|(to, came_to)| {
+                    came_to
+                        .arrived
+                        .iter()
+                        .map(move |(test, list)| (*to, test, list))
+                })
+                .collect();
+            // Only the same identity: a test renamed while it moves is a deletion by
+            // `deleted-test`'s cross-file rule, and the two rules must not disagree.
+            let mut found = arrivals
+                .iter()
+                .filter(|(_, new, _)| new.key == old.key && carries_on(old, new));
+            let (Some((to, new, after)), None) = (found.next(), found.next()) else {
+                continue;
+            };
+            let path = input
+                .pairs
+                .get(*to)
+                .map(|pair| pair.path())
+                .unwrap_or_default();
+            let label = format!("`{}` (moved to `{path}`)", new.key);
+            if let Some(candidate) = compare(&label, before, after) {
+                let index = if candidate.side == Side::Base {
+                    *from
+                } else {
+                    *to
+                };
+                out.candidates.push((
+                    index,
+                    Candidate {
+                        key: old.key.clone(),
+                        ..candidate
+                    },
+                ));
+            }
+        }
+    }
+}
+
+/// Whether the test `new` (same identity, another file) is `old` carried over: at least half
+/// of their code shared, or `new` made of `old`'s lines with some removed.
+fn carries_on(old: &Test, new: &Test) -> bool {
+    inventory::similar_bodies(&old.body, &new.body)
+        || inventory::contains_body(&new.body, &old.body)
+        || inventory::token_overlap(&old.body, &new.body)
+            .is_some_and(|(shared, total)| shared * 2 >= total)
 }
 
 /// Words that say nothing about what an assertion is about.

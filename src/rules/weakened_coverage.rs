@@ -3,8 +3,7 @@
 //! the change and maps its results.
 
 use super::context::{Candidate, FileContext, Output};
-use super::{ChangeOutput, declare_rule};
-use crate::changeset::FilePair;
+use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::coverage::{self, CoverageFinding, FileChange};
 use crate::finding::{Note, Severity, Side};
 
@@ -65,7 +64,8 @@ fn pragmas(context: &FileContext<'_>, out: &mut Output) {
 
 /// Thresholds across every coverage source the change touched, compared together so that a
 /// threshold moved between files is judged by value.
-fn thresholds(pairs: &[&FilePair], out: &mut ChangeOutput) {
+fn thresholds(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
+    let pairs = input.pairs;
     let sources: Vec<(usize, FileChange<'_>)> = pairs
         .iter()
         .enumerate()

@@ -342,18 +342,24 @@ pub fn similar_bodies(old: &str, new: &str) -> bool {
     if old.is_empty() || new.is_empty() {
         return false;
     }
+    if contains_body(old, new) {
+        return true;
+    }
+    token_overlap(old, new).is_some_and(|(shared, total)| shared * 2 * 5 >= total * 4)
+}
+
+/// Identifiers and literals two bodies share, as (2 × shared, total) for a Dice coefficient;
+/// `None` when either has fewer than 8 tokens (too short to tell tests apart by overlap).
+pub fn token_overlap(old: &str, new: &str) -> Option<(usize, usize)> {
     let tokens = |text: &str| -> Vec<String> {
         text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .filter(|token| !token.is_empty())
             .map(str::to_string)
             .collect()
     };
-    if contains_body(old, new) {
-        return true;
-    }
     let (left, mut right) = (tokens(old), tokens(new));
     if left.len().min(right.len()) < 8 {
-        return false;
+        return None;
     }
     let total = left.len() + right.len();
     let mut shared = 0;
@@ -363,7 +369,7 @@ pub fn similar_bodies(old: &str, new: &str) -> bool {
             shared += 1;
         }
     }
-    shared * 2 * 5 >= total * 4
+    Some((shared * 2, total))
 }
 
 #[cfg(test)]
