@@ -27,10 +27,10 @@ def py(i, skip=False):
     if skip:
         body = body.replace(f"def test_case_{i}_3():", f"@pytest.mark.skip(reason='flaky')\ndef test_case_{i}_3():")
     return f"import pytest\nfrom app import compute\n{body}"
-def js(i, skip=False):
+def js(i, skip=False, modifier="only"):
     body = "".join(f"  it('computes {j}', () => {{\n    expect(compute({j})).toBe({j * 2});\n  }});\n" for j in range(25))
     if skip:
-        body = body.replace("  it('computes 3'", "  it.only('computes 3'")
+        body = body.replace("  it('computes 3'", f"  it.{modifier}('computes 3'")
     return f"import {{ compute }} from '../src/app';\n\ndescribe('suite {i}', () => {{\n{body}}});\n"
 def rs(i, skip=False):
     body = "".join(f"    #[test]\n    fn computes_{j}() {{\n        assert_eq!(compute({j}), {j * 2});\n    }}\n\n" for j in range(20))
@@ -39,7 +39,14 @@ def rs(i, skip=False):
     return f"pub fn compute(x: u64) -> u64 {{\n    if x > 1000 {{\n        panic!(\"too big\");\n    }}\n    x * 2\n}}\n\n#[cfg(test)]\nmod tests {{\n    use super::*;\n\n{body}}}\n"
 def write(rel, text):
     p = os.path.join(work, rel); os.makedirs(os.path.dirname(p), exist_ok=True); open(p, "w").write(text)
-kinds = [("tests/test_m{}.py", py), ("web/m{}.test.js", js), ("web/m{}.test.ts", js), ("crates/m{}/src/lib.rs", rs)]
+def ts(i, skip=False):
+    return js(i, skip, modifier="skip")
+kinds = [("tests/test_m{}.py", py), ("web/m{}.test.js", js), ("web/m{}.test.ts", ts), ("crates/m{}/src/lib.rs", rs)]
+# What an honest edit looks like in each kind: one more test at the end of the file.
+honest = ["\n\ndef test_added():\n    assert compute(1) == 2\n",
+          "\ntest('added', () => {\n  expect(compute(1)).toBe(2);\n});\n",
+          "\ntest('added', () => {\n  expect(compute(1)).toBe(2);\n});\n",
+          "\n#[test]\nfn added() {\n    assert_eq!(compute(1), 2);\n}\n"]
 git("init", "-q", "-b", "main")
 for i in range(files):
     pattern, make = kinds[i % len(kinds)]
@@ -47,9 +54,12 @@ for i in range(files):
 write("requirements.txt", "flask==3.0.0\nrequests==2.31.0\n")
 git("add", "-A"); git("commit", "-q", "-m", "base")
 git("checkout", "-q", "-b", "feature")
+# Every changed file really changes, in all four languages: half of each kind cheat (a skip,
+# a focused test, an ignored test), the other half add a test.
 for i in range(changed):
     pattern, make = kinds[i % len(kinds)]
-    write(pattern.format(i), make(i, skip=(i % 2 == 0)) + "\n# edited\n" * 0)
+    cheat = (i // len(kinds)) % 2 == 0
+    write(pattern.format(i), make(i, skip=cheat) + ("" if cheat else honest[i % len(kinds)]))
 write("requirements.txt", "flask==3.0.0\nrequests==2.31.0\nreqeusts==2.31.0\n")
 git("add", "-A"); git("commit", "-q", "-m", "head")
 PY

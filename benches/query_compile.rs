@@ -1,6 +1,7 @@
 //! Compile time of every embedded query, slowest first. Query compilation is most of the gate's
 //! run time on a small change, so this is the number to watch when a query grows a pattern.
-//! Run with `cargo bench --bench query_compile`.
+//! Run with `cargo bench --bench query_compile`; with `PATTERNS=typescript/skipped-test` it
+//! also times each pattern of that query compiled alone.
 
 use integrity_gate::query::{QUERY_SOURCES, compile};
 use std::time::{Duration, Instant};
@@ -49,4 +50,42 @@ fn main() {
         total.as_secs_f64() * 1e3,
         ""
     );
+    if let Ok(wanted) = std::env::var("PATTERNS") {
+        patterns(&wanted);
+    }
+}
+
+/// Each pattern of one query compiled on its own, so the expensive ones can be found.
+fn patterns(wanted: &str) {
+    let Some(source) = QUERY_SOURCES
+        .iter()
+        .find(|source| format!("{}/{}", source.language.name(), source.name) == wanted)
+    else {
+        println!("no query {wanted}");
+        return;
+    };
+    let grammar = source.language.grammar();
+    let Ok(query) = tree_sitter::Query::new(&grammar, source.text) else {
+        return;
+    };
+    let starts: Vec<usize> = (0..query.pattern_count())
+        .map(|index| query.start_byte_for_pattern(index))
+        .chain([source.text.len()])
+        .collect();
+    for (index, range) in starts.windows(2).enumerate() {
+        let text = &source.text[range[0]..range[1]];
+        let best = (0..RUNS)
+            .map(|_| {
+                let start = Instant::now();
+                let _ = tree_sitter::Query::new(&grammar, text);
+                start.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        let first = text.lines().next().unwrap_or_default();
+        println!(
+            "{:>9.2}  pattern {index}: {first}",
+            best.as_secs_f64() * 1e3
+        );
+    }
 }

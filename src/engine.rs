@@ -97,11 +97,12 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                 .map(move |text| (language, text))
         })
         .collect();
-    crate::query::warm(&texts);
+    let prefilters = crate::query::Prefilters::new(&texts);
+    crate::query::warm(&texts, &prefilters);
     let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs);
     let results: Vec<FileResult> = pairs
         .par_iter()
-        .map(|pair| analyze_file(pair, &rules, &collection))
+        .map(|pair| analyze_file(pair, &rules, &collection, &prefilters))
         .collect();
 
     let mut facts: FactTable = HashMap::new();
@@ -259,6 +260,7 @@ fn analyze_file(
     pair: &FilePair,
     rules: &[&'static Rule],
     collection: &crate::rules::collection::Collection,
+    prefilters: &crate::query::Prefilters,
 ) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),
@@ -273,7 +275,7 @@ fn analyze_file(
             message: reason.to_string(),
         });
     }
-    let context = FileContext::new(pair, collection);
+    let context = FileContext::new(pair, collection, prefilters);
     for rule in rules {
         let applies = rule.languages.is_empty()
             || context

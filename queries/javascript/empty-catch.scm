@@ -2,6 +2,7 @@
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: every error handler; the Rust side decides from the handler's body whether it
 ;   swallows the error: `catch` clauses, `.catch(handler)` and `.then(onFulfilled, onRejected)`.
+; prefilter: catch then
 ; captures:
 ;   @finding  required  the catch clause or the promise call
 ;   @_…       helpers for predicates, ignored by Rust

@@ -2,6 +2,7 @@
 ; language: javascript
 ; matches: functions and methods with a block body (declarations, methods, functions and arrow
 ;   functions assigned to a name, a property or a class field); the rule reads the body.
+; prefilter-change: todo fixme xxx hack throw
 ; captures:
 ;   @finding  required  the function (or the declarator / pair / field holding it)
 ;   @key      required  its name

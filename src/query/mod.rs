@@ -189,24 +189,83 @@ pub fn compiled(language: Language, name: &str) -> Option<&'static CompiledQuery
     }))
 }
 
-/// Words of which at least one must occur in a text for the query `name` to match there, from
-/// the file's `; prefilter:` header line; `None` when the query declares none. Compiling a
-/// query costs milliseconds on large grammars, so a file that cannot match skips it.
-pub fn prefilter(language: Language, name: &str) -> Option<Vec<&'static str>> {
+/// Words of which at least one must occur for the query `name` to match, from the file's
+/// `; prefilter:` header line (in the text itself) or `; prefilter-change:` line (in any text
+/// of the language family in the change, ignoring ASCII case: for queries whose matches in one
+/// file are facts for another file's findings, such as a base class implemented elsewhere);
+/// `None` when the query
+/// declares neither. Compiling a query costs milliseconds on large grammars, so a change that
+/// cannot match skips it.
+pub fn prefilter(language: Language, name: &str) -> Option<(Vec<&'static str>, PrefilterScope)> {
     let source = QUERY_SOURCES
         .iter()
         .find(|source| source.language == language && source.name == name)?;
-    let line = source
+    source
         .text
         .lines()
         .take_while(|line| line.starts_with(';'))
-        .find_map(|line| line.strip_prefix("; prefilter:"))?;
-    Some(line.split_whitespace().collect())
+        .find_map(|line| {
+            if let Some(words) = line.strip_prefix("; prefilter-change:") {
+                Some((words, PrefilterScope::Change))
+            } else {
+                Some((line.strip_prefix("; prefilter:")?, PrefilterScope::Text))
+            }
+        })
+        .map(|(words, scope)| (words.split_whitespace().collect(), scope))
 }
 
-/// Whether `text` can contain a match of `name` by its prefilter.
-pub fn may_match(language: Language, name: &str, text: &str) -> bool {
-    prefilter(language, name).is_none_or(|words| words.iter().any(|word| text.contains(word)))
+/// Where a query's prefilter words are looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrefilterScope {
+    /// In the text the query would run on.
+    Text,
+    /// In any text of the same language family in the change.
+    Change,
+}
+
+/// Which queries a change may need, decided once from all its texts.
+#[derive(Debug, Default)]
+pub struct Prefilters {
+    /// (language, query) pairs with a change-wide prefilter that some text satisfied.
+    change_wide: Vec<(Language, &'static str)>,
+}
+
+impl Prefilters {
+    /// Evaluates the change-wide prefilters over every text of the change.
+    pub fn new(texts: &[(Language, &str)]) -> Prefilters {
+        let change_wide = QUERY_SOURCES
+            .iter()
+            .filter(|source| {
+                let Some((words, PrefilterScope::Change)) = prefilter(source.language, source.name)
+                else {
+                    return false;
+                };
+                let Ok(finder) = aho_corasick::AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .build(&words)
+                else {
+                    return true;
+                };
+                texts.iter().any(|(language, text)| {
+                    language.family() == source.language.family() && finder.is_match(text)
+                })
+            })
+            .map(|source| (source.language, source.name))
+            .collect();
+        Prefilters { change_wide }
+    }
+
+    /// Whether the query `name` may match in `text` (of `language`) by its prefilter.
+    pub fn may_match(&self, language: Language, name: &str, text: &str) -> bool {
+        match prefilter(language, name) {
+            None => true,
+            Some((words, PrefilterScope::Text)) => words.iter().any(|word| text.contains(word)),
+            Some((_, PrefilterScope::Change)) => self
+                .change_wide
+                .iter()
+                .any(|(known, known_name)| *known == language && *known_name == name),
+        }
+    }
 }
 
 /// Compiles, in parallel, the queries that the given texts may need (by their prefilters).
@@ -214,7 +273,7 @@ pub fn may_match(language: Language, name: &str, text: &str) -> bool {
 /// on the TypeScript grammar), and each query is independent, so this spreads it over all cores
 /// before the files are analysed. Queries whose header says `; warm: no` run on derived text
 /// (uncommented comments) and compile on demand.
-pub fn warm(texts: &[(Language, &str)]) {
+pub fn warm(texts: &[(Language, &str)], prefilters: &Prefilters) {
     use rayon::prelude::*;
     let needed: Vec<&QuerySource> = QUERY_SOURCES
         .iter()
@@ -227,7 +286,7 @@ pub fn warm(texts: &[(Language, &str)]) {
         })
         .filter(|source| {
             texts.iter().any(|(language, text)| {
-                *language == source.language && may_match(*language, source.name, text)
+                *language == source.language && prefilters.may_match(*language, source.name, text)
             })
         })
         .collect();

@@ -164,3 +164,30 @@ fn javascript_copies_stay_identical_apart_from_the_language_line() {
         }
     }
 }
+
+#[test]
+fn change_wide_prefilters_look_at_every_text_of_the_family_ignoring_case() {
+    let stub = "class Transport { send() { throw new Error('later'); } }";
+    let implementation = "class Http extends Transport { send() { return 1; } }";
+    let prefilters = Prefilters::new(&[
+        (Language::JavaScript, stub),
+        (Language::TypeScript, implementation),
+    ]);
+    // The implementation alone has none of the words; the stub elsewhere in the family does.
+    assert!(prefilters.may_match(Language::TypeScript, "todo-stub", implementation));
+    let quiet = Prefilters::new(&[(Language::TypeScript, implementation)]);
+    assert!(!quiet.may_match(Language::TypeScript, "todo-stub", implementation));
+    let shouting = Prefilters::new(&[(Language::Tsx, "function f() { /* ToDo */ }")]);
+    assert!(shouting.may_match(Language::Tsx, "todo-stub", ""));
+    // Other families do not count.
+    let python = Prefilters::new(&[
+        (Language::Python, "# TODO"),
+        (Language::TypeScript, implementation),
+    ]);
+    assert!(!python.may_match(Language::TypeScript, "todo-stub", implementation));
+    // Per-text prefilters stay per text.
+    assert!(!prefilters.may_match(Language::TypeScript, "empty-catch", implementation));
+    assert!(prefilters.may_match(Language::TypeScript, "empty-catch", "try {} catch {}"));
+    // Queries without a prefilter always run.
+    assert!(quiet.may_match(Language::TypeScript, "tests", ""));
+}

@@ -129,6 +129,7 @@ pub struct FileContext<'a> {
     pub language: Option<Language>,
     /// How the test runner collects tests in this change (base configuration).
     pub collection: &'a super::collection::Collection,
+    prefilters: &'a query::Prefilters,
     base: Option<SideText<'a>>,
     head: Option<SideText<'a>>,
     cache: RefCell<MatchCache>,
@@ -139,6 +140,7 @@ impl<'a> FileContext<'a> {
     pub fn new(
         pair: &'a FilePair,
         collection: &'a super::collection::Collection,
+        prefilters: &'a query::Prefilters,
     ) -> FileContext<'a> {
         let side = |path: Option<&'a String>, text: Option<&'a str>| match (path, text) {
             (Some(path), Some(text)) => Some(SideText {
@@ -152,6 +154,7 @@ impl<'a> FileContext<'a> {
             pair,
             language: Language::from_path(pair.path()),
             collection,
+            prefilters,
             base: side(pair.old_path.as_ref(), pair.base.text()),
             head: side(pair.new_path.as_ref(), pair.head.text()),
             cache: RefCell::new(HashMap::new()),
@@ -181,7 +184,7 @@ impl<'a> FileContext<'a> {
             return Rc::clone(cached);
         }
         let may_match = match (self.language, self.side(side)) {
-            (Some(language), Some(text)) => query::may_match(language, name, text.text),
+            (Some(language), Some(text)) => self.prefilters.may_match(language, name, text.text),
             _ => false,
         };
         let result = match (self.language, self.parsed(side).filter(|_| may_match)) {
