@@ -1,7 +1,8 @@
 //! Compile time of every embedded query, slowest first. Query compilation is most of the gate's
 //! run time on a small change, so this is the number to watch when a query grows a pattern.
 //! Run with `cargo bench --bench query_compile`; with `PATTERNS=typescript/skipped-test` it
-//! also times each pattern of that query compiled alone.
+//! also times each pattern of that query compiled alone; with `LANGUAGE=typescript QUERY=..` it
+//! times that query text.
 
 use integrity_gate::query::{QUERY_SOURCES, compile};
 use std::time::{Duration, Instant};
@@ -53,6 +54,34 @@ fn main() {
     if let Ok(wanted) = std::env::var("PATTERNS") {
         patterns(&wanted);
     }
+    if let (Ok(language), Ok(text)) = (std::env::var("LANGUAGE"), std::env::var("QUERY")) {
+        let Some(language) = integrity_gate::lang::Language::ALL
+            .into_iter()
+            .find(|known| known.name() == language)
+        else {
+            println!("no language {language}");
+            return;
+        };
+        time_text(&language.grammar(), &text);
+    }
+}
+
+/// A query text from the environment (`LANGUAGE=typescript QUERY='(call_expression) @x'`),
+/// for trying out a pattern's cost before committing to it.
+fn time_text(grammar: &tree_sitter::Language, text: &str) {
+    let best = (0..RUNS)
+        .map(|_| {
+            let start = Instant::now();
+            let compiled = tree_sitter::Query::new(grammar, text);
+            (start.elapsed(), compiled.is_ok())
+        })
+        .min()
+        .unwrap_or_default();
+    println!(
+        "{:>9.2}  (compiles: {})  {text}",
+        best.0.as_secs_f64() * 1e3,
+        best.1
+    );
 }
 
 /// Each pattern of one query compiled on its own, so the expensive ones can be found.

@@ -16,78 +16,57 @@
 ;   condition  skip-when-true | skip-when-false (how @condition is read)
 ;   message    what the marker does, when the marker text alone does not say it
 
-; Declarations, matched on the callee's text (each pattern step costs milliseconds to compile on
-; the TypeScript grammar): describe.skip("title", fn), it.fixme(..), test.concurrent.skip(..),
+; Every pattern matches the callee on its text: each structural step costs milliseconds to
+; compile on the TypeScript grammar, a text predicate almost nothing.
+
+; Declarations: describe.skip("title", fn), it.fixme(..), test.concurrent.skip(..),
 ; test.describe.skip(..), it["skip"](..), xit(..), xdescribe(..), and their `.each` forms
-; (it.skip.each(table)("title", fn), xit.each`table`(..)); the title may be missing.
+; (it.skip.each(table)("title", fn), xit.each`table`(..)); the title may be missing or computed.
 ((call_expression
    function: (_) @_callee
-   arguments: (arguments . [(string) (template_string)]? @key))
+   arguments: (arguments . [(string) (template_string) (identifier) (member_expression) (binary_expression) (call_expression)]? @key))
  @finding
  (#match? @_callee "(?s)^((describe|it|test|context|suite|specify)(\\.(concurrent|describe|serial|parallel|sequential|failing))?(\\.(skip|fixme)|\\[.skip.\\])|x(it|test|describe|context|specify|suite))(\\.each[(`].*)?$")
  (#set! kind "declaration"))
 
-; it.skip(TITLE, fn): a computed title followed by the test body
-((call_expression
-   function: (member_expression
-     object: (identifier) @_base
-     property: (property_identifier) @_modifier)
-   arguments: (arguments . [(identifier) (member_expression) (binary_expression) (call_expression)] @key . [(arrow_function) (function_expression)]))
- @finding
- (#any-of? @_base "describe" "it" "test" "context" "suite" "specify")
- (#any-of? @_modifier "skip" "fixme")
- (#set! kind "declaration"))
-
 ; it.todo("title"): a pending placeholder; the rule reports it only where base had that test
 ((call_expression
-   function: (member_expression
-     object: (identifier) @_base
-     property: (property_identifier) @_modifier)
+   function: (_) @_callee
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
- (#any-of? @_base "it" "test" "describe")
- (#eq? @_modifier "todo")
+ (#match? @_callee "^(it|test|describe)\\.todo$")
  (#set! kind "todo"))
 
 ; vitest: it.skipIf(condition)("title", fn)
 ((call_expression
    function: (call_expression
-     function: (member_expression
-       object: (identifier) @_base
-       property: (property_identifier) @_modifier)
+     function: (_) @_callee
      arguments: (arguments . (_) @condition))
    arguments: (arguments . (_) @key))
  @finding
- (#any-of? @_base "describe" "it" "test" "suite")
- (#eq? @_modifier "skipIf")
+ (#match? @_callee "^(describe|it|test|suite)\\.skipIf$")
  (#set! kind "declaration")
  (#set! condition "skip-when-true"))
 
 ; vitest: it.runIf(condition)("title", fn)
 ((call_expression
    function: (call_expression
-     function: (member_expression
-       object: (identifier) @_base
-       property: (property_identifier) @_modifier)
+     function: (_) @_callee
      arguments: (arguments . (_) @condition))
    arguments: (arguments . (_) @key))
  @finding
- (#any-of? @_base "describe" "it" "test" "suite")
- (#eq? @_modifier "runIf")
+ (#match? @_callee "^(describe|it|test|suite)\\.runIf$")
  (#set! kind "declaration")
  (#set! condition "skip-when-false"))
 
 ; node:test: it("title", { skip: true }, fn), test("title", { todo: "later" })
 ((call_expression
-   function: [
-     (identifier) @_base
-     (member_expression object: (identifier) @_base)
-   ]
+   function: (_) @_callee
    arguments: (arguments
      . (_) @key
-     (object (pair key: [(property_identifier) (string)] @_option value: (_) @condition))))
+     (object (pair key: (_) @_option value: (_) @condition))))
  @finding
- (#any-of? @_base "describe" "it" "test" "suite")
+ (#match? @_callee "^(describe|it|test|suite)(\\.[A-Za-z_$][A-Za-z0-9_$]*)?$")
  (#any-of? @_option "skip" "todo" "\"skip\"" "'skip'")
  (#set! kind "declaration")
  (#set! condition "skip-when-true")
@@ -95,56 +74,27 @@
 
 ; playwright inside a test or describe: test.skip(), test.fixme(condition, "reason")
 ((call_expression
-   function: (member_expression
-     object: (identifier) @_base
-     property: (property_identifier) @_modifier)
+   function: (_) @_callee
    arguments: (arguments) @_arguments)
  @finding
- (#eq? @_base "test")
- (#any-of? @_modifier "skip" "fixme")
+ (#match? @_callee "^test\\.(skip|fixme)$")
  (#eq? @_arguments "()")
  (#set! kind "in-body"))
 
 ((call_expression
-   function: (member_expression
-     object: (identifier) @_base
-     property: (property_identifier) @_modifier)
-   arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition .))
+   function: (_) @_callee
+   arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition . [(string) (template_string)]? .))
  @finding
- (#eq? @_base "test")
- (#any-of? @_modifier "skip" "fixme")
+ (#match? @_callee "^test\\.(skip|fixme)$")
  (#set! kind "in-body")
  (#set! condition "skip-when-true"))
 
+; mocha this.skip(); node:test and vitest contexts: t.skip(), ctx.skip("reason")
 ((call_expression
-   function: (member_expression
-     object: (identifier) @_base
-     property: (property_identifier) @_modifier)
-   arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition . [(string) (template_string)] .))
- @finding
- (#eq? @_base "test")
- (#any-of? @_modifier "skip" "fixme")
- (#set! kind "in-body")
- (#set! condition "skip-when-true"))
-
-; mocha: this.skip()
-((call_expression
-   function: (member_expression
-     object: (this)
-     property: (property_identifier) @_modifier))
- @finding
- (#eq? @_modifier "skip")
- (#set! kind "in-body"))
-
-; node:test and vitest contexts: t.skip(), ctx.skip("reason")
-((call_expression
-   function: (member_expression
-     object: (identifier) @_context
-     property: (property_identifier) @_modifier)
+   function: (_) @_callee
    arguments: (arguments) @_arguments)
  @finding
- (#any-of? @_context "t" "ctx" "context")
- (#any-of? @_modifier "skip" "todo")
+ (#match? @_callee "^(this\\.skip|(t|ctx|context)\\.(skip|todo))$")
  (#match? @_arguments "^\\(\\s*(['\"`].*)?\\)$")
  (#set! kind "in-body"))
 
