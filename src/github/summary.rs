@@ -224,19 +224,57 @@ fn short(sha: &str) -> &str {
 }
 
 /// Escapes text for one line of Markdown (including table cells): no line breaks, no raw HTML,
-/// no cell separators.
+/// no cell separators. Inside code spans (a backtick run closed by a run of the same length, as
+/// CommonMark reads them) `<` and `>` stay as they are, because GitHub shows code literally and
+/// never reads HTML there; `|` is escaped everywhere, since GFM tables split cells even inside
+/// code spans.
 pub fn inline(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut index = 0;
+    let mut code_until: Option<usize> = None;
+    while index < chars.len() {
+        let c = chars[index];
+        if c == '`' {
+            let run = chars[index..].iter().take_while(|c| **c == '`').count();
+            out.extend(std::iter::repeat_n('`', run));
+            match code_until {
+                Some(end) if end == index => code_until = None,
+                Some(_) => {}
+                None => code_until = closing_run(&chars, index + run, run),
+            }
+            index += run;
+            continue;
+        }
+        let in_code = code_until.is_some_and(|end| index < end);
         match c {
             '\r' | '\n' => out.push(' '),
             '|' => out.push_str("\\|"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
+            '<' if !in_code => out.push_str("&lt;"),
+            '>' if !in_code => out.push_str("&gt;"),
             c => out.push(c),
         }
+        index += 1;
     }
     out
+}
+
+/// Where the code span opened by a backtick run of `len` ends: the start of the next run of
+/// exactly `len` backticks from `from`, if any.
+fn closing_run(chars: &[char], from: usize, len: usize) -> Option<usize> {
+    let mut index = from;
+    while index < chars.len() {
+        if chars[index] == '`' {
+            let run = chars[index..].iter().take_while(|c| **c == '`').count();
+            if run == len {
+                return Some(index);
+            }
+            index += run;
+        } else {
+            index += 1;
+        }
+    }
+    None
 }
 
 /// A code span that survives backticks inside `s`.
@@ -430,6 +468,21 @@ mod tests {
             md.contains("msg \\| with &lt;img src=x&gt; and newline"),
             "{md}"
         );
+    }
+
+    #[test]
+    fn inline_keeps_code_spans_literal_and_escapes_html_outside_them() {
+        assert_eq!(
+            inline("run `pytest -k \"not <slow>\"` on <b>"),
+            "run `pytest -k \"not <slow>\"` on &lt;b&gt;"
+        );
+        // An unclosed backtick is literal: what follows is text, so it is escaped.
+        assert_eq!(inline("a ` <img src=x>"), "a ` &lt;img src=x&gt;");
+        // A longer run is closed only by a run of the same length.
+        assert_eq!(inline("``a ` <b>`` <i>"), "``a ` <b>`` &lt;i&gt;");
+        // Cells split on `|` even inside code spans.
+        assert_eq!(inline("`a | b` |"), "`a \\| b` \\|");
+        assert_eq!(inline("x\n`y`\r"), "x `y` ");
     }
 
     #[test]
