@@ -359,8 +359,20 @@ fn context(norm: &str, assertion: &mut Assertion) {
         // Always passes; `t.fail()` always fails where it is reached.
         "pass" => 0,
         "fail" => 2,
-        "true" | "truthy" | "assert" | "ok" => condition_strength(first, first),
-        "false" | "falsy" | "notOk" | "error" | "ifError" => {
+        // ava `t.true(x)`/`t.false(x)` pass only for the boolean itself (`x === true`), as
+        // exact as `t.is(x, true)`; `t.truthy`/`t.assert`/tap `t.ok` accept any truthy value.
+        "true" => match literal_truth(first) {
+            Some(true) => 0,
+            _ if weak_comparison(first) => 1,
+            _ => 2,
+        },
+        "false" => match literal_truth(first) {
+            Some(false) => 0,
+            _ if first.contains("==") => 1,
+            _ => 2,
+        },
+        "truthy" | "assert" | "ok" => condition_strength(first, first),
+        "falsy" | "notOk" | "error" | "ifError" => {
             if literal_truth(first) == Some(false) {
                 0
             } else {
@@ -571,6 +583,9 @@ mod tests {
         assert_eq!(t("t.deepEqual(x, [1])").strength, 2);
         assert_eq!(t("t.truthy(x)").strength, 1);
         assert_eq!(t("t.true(x === 42)").strength, 2);
+        assert_eq!(t("t.true(isCalled)").strength, 2);
+        assert_eq!(t("t.true(list.length > 0)").strength, 1);
+        assert_eq!(t("t.false(isTerminated)").strength, 2);
         assert_eq!(t("t.true(true)").strength, 0);
         assert_eq!(t("t.pass()").strength, 0);
         assert_eq!(t("t.fail()").strength, 2);

@@ -170,12 +170,48 @@ pub fn by_test(
         }
         let mut list = inside(&test.byte_range);
         let body = source.get(test.byte_range.clone()).unwrap_or_default();
+        let implementations = passed_implementations(root, test, source);
         for (name, assertions) in &helpers {
-            for _ in 0..calls(body, name) {
+            let uses = calls(body, name) + implementations.iter().filter(|i| *i == name).count();
+            for _ in 0..uses {
                 list.extend(assertions.iter().cloned());
             }
         }
         out.insert(test.key.clone(), list);
+    }
+    out
+}
+
+/// JavaScript: the functions a test call passes by name as its implementation, as ava macros
+/// do (`test('title', testOutput, 'a', 'b')`, `test(title, [macroA, macroB])`): the helper runs
+/// as the test body, so its assertions are the test's.
+fn passed_implementations<'s>(
+    root: tree_sitter::Node<'_>,
+    test: &Test,
+    source: &'s str,
+) -> Vec<&'s str> {
+    let Some(arguments) = node_at(root, test.byte_range.clone())
+        .filter(|node| node.kind() == "call_expression")
+        .and_then(|node| node.child_by_field_name("arguments"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cursor = arguments.walk();
+    for argument in arguments.named_children(&mut cursor).skip(1) {
+        match argument.kind() {
+            "identifier" => out.extend(source.get(argument.byte_range())),
+            "array" => {
+                let mut inner = argument.walk();
+                out.extend(
+                    argument
+                        .named_children(&mut inner)
+                        .filter(|item| item.kind() == "identifier")
+                        .filter_map(|item| source.get(item.byte_range())),
+                );
+            }
+            _ => {}
+        }
     }
     out
 }
