@@ -2,20 +2,25 @@
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: `expect(..)` calls (Rust extends each to its whole matcher chain),
 ;   `expect.assertions(n)`/`expect.hasAssertions()`, node/chai `assert(..)`/`assert.*(..)`, calls
-;   to assertion helpers (`assertFoo`, `checkFoo`, `verifyFoo`, `expectFoo`), and function
-;   definitions (so assertions moved into a helper still count where it is called).
+;   to assertion helpers (`assertFoo`, `checkFoo`, `verifyFoo`, `expectFoo`), the assertion
+;   methods of the test context `t` (ava `t.is`/`t.deepEqual`/`t.throws`/`t.plan`, tap
+;   `t.equal`/`t.same`/`t.ok`, node:test `t.assert.*`), and function definitions (so
+;   assertions moved into a helper still count where it is called).
 ; captures:
 ;   @finding  required  the assertion (or the function)
 ;   @key      optional  the function's name (kind function only)
 ;   @_…       helpers for predicates, ignored by Rust
 ; properties (#set!):
-;   kind  call (expect, assert or a helper, told apart by the callee) | count | function
+;   kind  call (expect, assert, a `t.` context assertion or a helper, told apart by the callee;
+;         `t.plan(n)` is read like `expect.assertions(n)`) | count | function
 
-; expect(..), assert(..), assert.equal(..) and helpers named assert*/check*/verify*/expect*,
-; matched on the callee's text in one pattern (each pattern costs compile time on the TypeScript
-; grammar); Rust tells them apart by the callee (kind "call").
+; expect(..), assert(..), assert.equal(..), helpers named assert*/check*/verify*/expect*, and
+; `t.<assertion>(..)` of ava/tap/node:test (the context's conventional name `t`, `tt` in tap
+; subtests; other names are not told from ordinary method calls), matched on the callee's text
+; in one pattern (each pattern costs compile time on the TypeScript grammar); Rust tells them
+; apart by the callee (kind "call").
 ((call_expression function: (_) @_callee) @finding
- (#match? @_callee "^(expect|assert|assert\\.[A-Za-z]+|(assert|check|verify|expect)[A-Z_][A-Za-z0-9_]*)$")
+ (#match? @_callee "^(expect|assert|assert\\.[A-Za-z]+|(assert|check|verify|expect)[A-Z_][A-Za-z0-9_]*|(t|tt)(\\.assert)?\\.(is|not|deepEqual|notDeepEqual|like|regex|notRegex|snapshot|throws|throwsAsync|notThrows|notThrowsAsync|true|false|truthy|falsy|assert|pass|fail|plan|equal|equals|strictEqual|notEqual|notStrictEqual|same|notSame|strictSame|deepStrictEqual|notDeepStrictEqual|match|notMatch|has|hasStrict|ok|notOk|error|ifError|rejects|resolves|doesNotThrow|doesNotReject|type))$")
  (#set! kind "call"))
 
 ((call_expression

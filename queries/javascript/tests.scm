@@ -2,7 +2,7 @@
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: test and suite declarations: it/test/specify/describe/context/suite calls with a
 ;   title, including modifier and x/f-prefixed forms, and curried `.each`/`.skipIf`/`.runIf`
-;   forms (a curried `describe` is a suite).
+;   forms (a curried `describe` is a suite), and tap/node:test subtests `t.test(..)`.
 ; captures:
 ;   @finding  required  the declaring call
 ;   @key      required  the title
@@ -17,6 +17,16 @@
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
  (#match? @_callee "^(it|test|specify|xit|xtest|fit|ftest|xspecify)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(it|test|xit|fit)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
+ (#set! kind "test"))
+
+; tap and node:test subtests: t.test("title", t => ..) (`tt` in nested tap subtests); the last
+; argument must be a function, so a RegExp named `t` (`t.test("abc")`) is not a test.
+((call_expression
+   function: (member_expression object: (identifier) @_context property: (property_identifier) @_test)
+   arguments: (arguments . [(string) (template_string)] @key [(arrow_function) (function_expression)] .))
+ @finding
+ (#any-of? @_context "t" "tt")
+ (#eq? @_test "test")
  (#set! kind "test"))
 
 ((call_expression

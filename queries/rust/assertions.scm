@@ -1,7 +1,8 @@
 ; rule: (shared) assertions inside tests, read by weakened-assertion
 ; language: rust
 ; matches: assertion macros (`assert!`, `assert_eq!`, `debug_assert*!`, `assert_matches!`,
-;   approx and insta macros, `prop_assert*!`), `#[should_panic]` attributes, calls to assertion
+;   approx and insta macros, `prop_assert*!`; also inside another macro's token tree, as in
+;   `proptest!` blocks), `#[should_panic]` attributes, calls to assertion
 ;   helpers (`assert_*`, `check_*`, `verify_*`, `expect_*`), and every function (so assertions
 ;   moved into a helper still count where it is called).
 ; captures:
@@ -14,6 +15,12 @@
 ((macro_invocation
    macro: [(identifier) @_name (scoped_identifier name: (identifier) @_name)]) @finding
  (#match? @_name "^(debug_|prop_)?assert(_eq|_ne|_matches|_relative_eq|_abs_diff_eq|_ulps_eq|_approx_eq|_snapshot|_debug_snapshot|_display_snapshot|_json_snapshot|_yaml_snapshot)?$")
+ (#set! kind "assert"))
+
+; The same macros inside another macro's token tree (`proptest! { #[test] fn f(..) { .. } }`):
+; only the name is a node; Rust grows it to the `!(..)` that follows.
+((token_tree (identifier) @finding . "!" . (token_tree))
+ (#match? @finding "^(debug_|prop_)?assert(_eq|_ne|_matches|_relative_eq|_abs_diff_eq|_ulps_eq|_approx_eq|_snapshot|_debug_snapshot|_display_snapshot|_json_snapshot|_yaml_snapshot)?$")
  (#set! kind "assert"))
 
 ((attribute_item (attribute (identifier) @_name)) @finding

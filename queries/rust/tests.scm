@@ -1,8 +1,10 @@
 ; rule: (shared) the test inventory, read by skipped-test
 ; language: rust
 ; matches: functions carrying a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`,
-;   `#[test_case(..)]`, `#[quickcheck]`, ...) and `proptest!` functions as kind test, and every other function as kind
-;   function, so a removed `#[test]` can be told from a removed function.
+;   `#[test_case(..)]`, `#[quickcheck]`, `#[bench]`, ...) and `proptest!` functions as kind
+;   test, and every other function as kind function, so a removed `#[test]` can be told from a
+;   removed function. `#[bench]` functions run once as tests under `cargo test`; criterion's
+;   `c.bench_function(..)` closures are not tests (cargo test does not run them).
 ; captures:
 ;   @finding  required  the function
 ;   @key      required  its name
@@ -15,7 +17,7 @@
  [(attribute_item) (line_comment) (block_comment)]*
  .
  (function_item name: (identifier) @key) @finding
- (#match? @_name "^((tokio|async_std|actix_rt|actix_web|test_log|sqlx|wasm_bindgen_test|serial_test)::)?(test|rstest|test_case|quickcheck|wasm_bindgen_test|serial)$")
+ (#match? @_name "^((tokio|async_std|actix_rt|actix_web|test_log|sqlx|wasm_bindgen_test|serial_test)::)?(test|rstest|test_case|quickcheck|wasm_bindgen_test|serial|bench)$")
  (#set! kind "test"))
 
 ((function_item name: (identifier) @key) @finding

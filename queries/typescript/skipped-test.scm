@@ -2,10 +2,11 @@
 ; language: typescript (a verbatim copy of javascript/)
 ; matches: tests and suites that the change stops from running: `.skip`/`.fixme` forms (also
 ;   chained through `.concurrent`, `.describe` and `.each`), `x`-prefixed forms, `.todo` (judged
-;   by the rule against base), vitest `skipIf`/`runIf`, node:test `{ skip }`/`{ todo }` options,
+;   by the rule against base), expected failures (`test.failing`, vitest `test.fails`), vitest
+;   `skipIf`/`runIf`, node:test `{ skip }`/`{ todo }` options,
 ;   and in-body skips (`this.skip()`, `t.skip()`, `ctx.skip()`, playwright `test.skip()`,
 ;   jasmine `pending()`).
-; prefilter: skip fixme xit xtest xdescribe xcontext xspecify xsuite .todo runIf pending(
+; prefilter: skip fixme xit xtest xdescribe xcontext xspecify xsuite .todo runIf pending( .failing .fails
 ; captures:
 ;   @finding    required  node whose range is reported
 ;   @key        optional  the test or suite title; without it the key is the enclosing test
@@ -28,6 +29,16 @@
  @finding
  (#match? @_callee "(?s)^((describe|it|test|context|suite|specify)(\\.(concurrent|describe|serial|parallel|sequential|failing))?(\\.(skip|fixme)|\\[.skip.\\])|x(it|test|describe|context|specify|suite))(\\.each[(`].*)?$")
  (#set! kind "declaration"))
+
+; Expected failures: ava/jest `test.failing(..)`, vitest `test.fails(..)`: the test still runs,
+; but its failure no longer fails the run (like pytest's xfail).
+((call_expression
+   function: (_) @_callee
+   arguments: (arguments . [(string) (template_string)]? @key))
+ @finding
+ (#match? @_callee "(?s)^(it|test)(\\.(concurrent|serial|only))?\\.(failing|fails)(\\.each[(`].*)?$")
+ (#set! kind "declaration")
+ (#set! message "marked as an expected failure (`{text}`), so its failure no longer fails the run"))
 
 ; it.todo("title"): a pending placeholder; the rule reports it only where base had that test
 ((call_expression

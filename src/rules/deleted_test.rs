@@ -22,7 +22,11 @@ declare_rule! {
     ///   test file renamed out of the runner's patterns (`test_x.py` → `x.py`,
     ///   `a.test.ts` → `a.ts`);
     /// - a Rust `#[cfg(test)] mod tests;` declaration removed (the module's file may be
-    ///   untouched, but its tests no longer compile).
+    ///   untouched, but its tests no longer compile);
+    /// - a Rust `#[bench]` function removed, in any file: libtest runs each benchmark once as
+    ///   a test under `cargo test`, so it is a test like `#[test]`; a test inside a
+    ///   `proptest! { .. }` block removed; a tap/node:test subtest `t.test("..", t => ..)`
+    ///   removed.
     ///
     /// The finding sits on the base side, at the test's line in base.
     /// ## Why it matters
@@ -41,6 +45,8 @@ declare_rule! {
     ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
     ///   `cargo test`).
     /// - A test merged into another test that now contains its body.
+    /// - A criterion benchmark removed (`c.bench_function(..)` in `benches/`): criterion
+    ///   benchmarks run under `cargo bench`, not `cargo test`, so they are not tests.
     ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
     /// Runner configuration (`python_files`, `testMatch`, ...) is not read: the runners'

@@ -24,6 +24,18 @@ declare_rule! {
     /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
     ///
+    /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`);
+    /// - Rust: an `assert*!` turned into its `debug_assert*!` twin (compiled out under
+    ///   `cargo test --release`).
+    ///
+    /// Frameworks: jest/vitest `expect`, node/chai `assert`, ava `t.is`/`t.deepEqual`/`t.like`/
+    /// `t.throws(fn, {message})`/`t.truthy`/`t.pass()`/`t.plan(n)` (`t.pass()` and
+    /// `t.is(x, x)` are trivially true, a lowered `t.plan` is like a lowered
+    /// `expect.assertions`), tap `t.equal`/`t.same`/`t.ok`, node:test `t.assert.*`, Python
+    /// `assert`/unittest/`pytest.raises`, Rust `assert*!`/`debug_assert*!`/`prop_assert*!`
+    /// (also inside `proptest!`), `assert_matches!`, approx `epsilon`/`max_relative`,
+    /// `assert_approx_eq!(a, b, eps)`, `#[should_panic(expected = ..)]`.
+    ///
     /// Assertions in same-file helper functions count where the helper is called, and so do
     /// calls to helpers named `assert*`/`check*`/`verify*`/`expect*`. A test moved to another
     /// file is compared with what it was (`test_x (moved to tests/test_y.py): 3 assertions → 1`).
@@ -41,7 +53,13 @@ declare_rule! {
     /// `pytest.approx(x, rel=1e-6)` → `pytest.approx(x, rel=1e-2)`.
     /// ## Not flagged
     /// - Assertions moved into a helper that the test still calls.
-    /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`).
+    /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`);
+    ///   `t.is` → `t.deepEqual`; a tolerance tightened; `toHaveBeenCalled()` →
+    ///   `toHaveBeenCalledWith(..)`.
+    /// - A check that a line is never reached added: `assert False, ".."`,
+    ///   `assert!(false, "..")`, `t.fail()` (they always fail where they run).
+    /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
+    ///   `empty-catch`.
     /// - Tests added or deleted by the change (deleted ones are `deleted-test`).
     /// ## Configuration
     /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
@@ -255,6 +273,16 @@ const STOP_WORDS: &[&str] = &[
     "assertFalse",
     "to",
     "be",
+    "t",
+    "tt",
+    "truthy",
+    "falsy",
+    "ok",
+    "deepEqual",
+    "equal",
+    "strictEqual",
+    "same",
+    "like",
 ];
 
 /// The identifiers and literals an assertion talks about.
@@ -351,6 +379,12 @@ fn about_errors(assertion: &Assertion) -> bool {
 
 /// What got weaker in one test, as one candidate.
 fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
+    // Assertions in a branch that never runs do not count (base ones did not either).
+    let before: Vec<Assertion> = before.iter().filter(|a| !a.dead).cloned().collect();
+    let before = before.as_slice();
+    let unreachable: Vec<&Assertion> = after.iter().filter(|a| a.dead).collect();
+    let after: Vec<Assertion> = after.iter().filter(|a| !a.dead).cloned().collect();
+    let after = after.as_slice();
     let mut removed: Vec<&Assertion> = before.iter().collect();
     let mut added: Vec<&Assertion> = Vec::new();
     for assertion in after {
@@ -371,10 +405,16 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     // Base-side location (a removal) wins over a head-side one.
     let mut base_line: Option<u32> = None;
     let mut head_line: Option<u32> = None;
+    // `const error = await t.throwsAsync(fn); t.true(error.message.includes(..))`: the message
+    // pinned by a separate check on the returned error instead of inside the raise check.
+    let message_checked = added
+        .iter()
+        .any(|a| a.family == Family::Check && a.strength >= 1 && a.norm.contains(".message"));
     let (pairs, left_old, left_new) = pair(&removed, &added);
     for (old, new) in pairs {
         let weaker = match old.family {
             Family::Count => new.count.unwrap_or(0) < old.count.unwrap_or(0),
+            Family::Raises if message_checked && new.strength >= 1 => false,
             _ => new.strength < old.strength,
         };
         let widened = match (old.tolerance, new.tolerance) {
@@ -383,6 +423,12 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         };
         if weaker && new.strength > 0 {
             reasons.push(format!("`{}` → `{}`", old.text, new.text));
+            head_line.get_or_insert(new.line);
+        } else if !weaker && new.strength > 0 && new.debug_only && !old.debug_only {
+            reasons.push(format!(
+                "`{}` → `{}` (compiled out where debug assertions are off, as in `cargo test --release`)",
+                old.text, new.text
+            ));
             head_line.get_or_insert(new.line);
         } else if weaker {
             reasons.push(format!("`{}` → trivially true `{}`", old.text, new.text));
@@ -432,7 +478,13 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         let listed: Vec<String> = unpaired
             .iter()
             .take(3)
-            .map(|a| format!("`{}`", a.text))
+            .map(|a| {
+                if unreachable.iter().any(|dead| dead.norm == a.norm) {
+                    format!("`{}` (now in a branch that never runs)", a.text)
+                } else {
+                    format!("`{}`", a.text)
+                }
+            })
             .collect();
         let more = if unpaired.len() > 3 {
             format!(" and {} more", unpaired.len() - 3)

@@ -15,6 +15,8 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
         strength: 2,
         tolerance: tolerance(&norm),
         count: None,
+        debug_only: false,
+        dead: false,
         line,
     };
     match (language, kind) {
@@ -23,6 +25,7 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
             assertion.family = Family::Count;
             assertion.count = between(&norm, "(", ")").and_then(|n| n.parse().ok());
         }
+        (_, "context") => context(&norm, &mut assertion),
         (Language::Python, _) => python(&norm, snippet, kind, &mut assertion),
         (Language::Rust, _) => rust(&norm, kind, &mut assertion),
         _ => javascript(&norm, kind, &mut assertion),
@@ -111,6 +114,65 @@ fn is_literal(text: &str) -> bool {
             && text.ends_with(text.chars().next().unwrap_or('"')))
 }
 
+/// The truth value of a literal condition (`True`, `!false`, `not None`, `1`, `"x"`), `None`
+/// when the condition is not a literal. Only a literal that is true makes an assertion
+/// trivially true: `assert False` / `assert!(false)` / `t.fail()` always fail where they are
+/// reached, which is how tests pin "never reached".
+pub(super) fn literal_truth(text: &str) -> Option<bool> {
+    let mut text = text;
+    let mut negated = false;
+    loop {
+        if let Some(rest) = text.strip_prefix('!') {
+            text = rest;
+        } else if let Some(rest) = text.strip_prefix("not").filter(|rest| is_literal(rest)) {
+            text = rest;
+        } else if let Some(rest) = text
+            .strip_prefix('(')
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            text = rest;
+            continue;
+        } else {
+            break;
+        }
+        negated = !negated;
+    }
+    if !is_literal(text) {
+        return None;
+    }
+    let truth = match text {
+        "True" | "true" => true,
+        "False" | "false" | "None" | "null" | "undefined" => false,
+        _ => match text.parse::<f64>() {
+            Ok(number) => number != 0.0,
+            // A quoted string: true unless empty.
+            Err(_) => text.len() > 2,
+        },
+    };
+    Some(truth != negated)
+}
+
+/// Strength of a boolean condition asserted true (`assert expr`, `assert!(expr)`,
+/// `t.true(expr)`): 0 a true literal or both sides equal, 1 a truthiness or pins-nothing
+/// check, 2 a comparison against something (or a false literal: "never reached").
+fn condition_strength(expr: &str, raw_expr: &str) -> u8 {
+    match literal_truth(expr) {
+        Some(true) => return 0,
+        Some(false) => return 2,
+        None => {}
+    }
+    if same_sides(expr) {
+        0
+    } else if weak_comparison(expr)
+        || expr.starts_with("isinstance(")
+        || !COMPARISONS.iter().any(|op| raw_expr.contains(op))
+    {
+        1
+    } else {
+        2
+    }
+}
+
 /// `a == a`, `a is a`: both sides of a comparison identical.
 fn same_sides(expr: &str) -> bool {
     ["===", "==", " is "].iter().any(|op| {
@@ -175,16 +237,7 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
         let expr = top_level_args(expr).first().copied().unwrap_or_default();
         let raw = raw.trim_start().strip_prefix("assert").unwrap_or(raw);
         let raw_expr = top_level_args(raw).first().copied().unwrap_or_default();
-        assertion.strength = if is_literal(expr) || same_sides(expr) {
-            0
-        } else if weak_comparison(expr)
-            || expr.starts_with("isinstance(")
-            || !COMPARISONS.iter().any(|op| raw_expr.contains(op))
-        {
-            1
-        } else {
-            2
-        };
+        assertion.strength = condition_strength(expr, raw_expr);
         return;
     }
     // unittest methods.
@@ -196,7 +249,8 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
         .unwrap_or_default()
         .trim_start_matches("self.");
     assertion.strength = match method {
-        "assertTrue" | "assertFalse" if parts.first().is_some_and(|p| is_literal(p)) => 0,
+        "assertTrue" if parts.first().and_then(|p| literal_truth(p)) == Some(true) => 0,
+        "assertFalse" if parts.first().and_then(|p| literal_truth(p)) == Some(false) => 0,
         "assertEqual" | "assertEquals" | "assertIs" if parts.len() >= 2 && parts[0] == parts[1] => {
             0
         }
@@ -216,7 +270,11 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
         let args = between(norm, "(", ")").unwrap_or_default();
         let parts = top_level_args(args);
         assertion.strength = match method {
-            "assert" | "assert.ok" if parts.first().is_some_and(|p| is_literal(p)) => 0,
+            "assert" | "assert.ok"
+                if parts.first().and_then(|p| literal_truth(p)) == Some(true) =>
+            {
+                0
+            }
             "assert" | "assert.ok" | "assert.isOk" | "assert.exists" | "assert.isDefined" => 1,
             "assert.throws" | "assert.rejects" => {
                 assertion.family = Family::Raises;
@@ -288,6 +346,64 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
     };
 }
 
+/// ava / tap / node:test context assertions: `t.is(a, b)`, `t.truthy(x)`, `t.throws(fn, {..})`,
+/// `t.assert.equal(a, b)`.
+fn context(norm: &str, assertion: &mut Assertion) {
+    let callee = norm.split('(').next().unwrap_or_default();
+    let method = callee.rsplit('.').next().unwrap_or_default();
+    let args = between(norm, "(", ")").unwrap_or_default();
+    let parts = top_level_args(args);
+    let first = parts.first().copied().unwrap_or_default();
+    let same = parts.len() >= 2 && parts[0] == parts[1];
+    assertion.strength = match method {
+        // Always passes; `t.fail()` always fails where it is reached.
+        "pass" => 0,
+        "fail" => 2,
+        // ava `t.true(x)`/`t.false(x)` pass only for the boolean itself (`x === true`), as
+        // exact as `t.is(x, true)`; `t.truthy`/`t.assert`/tap `t.ok` accept any truthy value.
+        "true" => match literal_truth(first) {
+            Some(true) => 0,
+            _ if weak_comparison(first) => 1,
+            _ => 2,
+        },
+        "false" => match literal_truth(first) {
+            Some(false) => 0,
+            _ if first.contains("==") => 1,
+            _ => 2,
+        },
+        "truthy" | "assert" | "ok" => condition_strength(first, first),
+        "falsy" | "notOk" | "error" | "ifError" => {
+            if literal_truth(first) == Some(false) {
+                0
+            } else {
+                1
+            }
+        }
+        "not" | "notDeepEqual" | "notRegex" | "notEqual" | "notStrictEqual" | "notSame"
+        | "notDeepStrictEqual" | "notMatch" | "notThrows" | "notThrowsAsync" | "doesNotThrow"
+        | "doesNotReject" | "resolves" => 1,
+        "throws" | "throwsAsync" | "rejects" => {
+            assertion.family = Family::Raises;
+            let expectation = parts.get(1).copied().unwrap_or_default();
+            if expectation.is_empty()
+                || matches!(expectation, "{}" | "null" | "undefined" | "Error")
+                || expectation.contains("any:true")
+            {
+                1
+            } else if expectation.starts_with('/')
+                || (expectation.starts_with('{') && expectation.contains("message:"))
+                || expectation.starts_with("newError(")
+            {
+                3
+            } else {
+                2
+            }
+        }
+        _ if same => 0,
+        _ => 2,
+    };
+}
+
 fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
     if kind == "raises" {
         assertion.family = Family::Raises;
@@ -298,17 +414,42 @@ fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
     let name = name.rsplit("::").next().unwrap_or(name);
     let args = between(norm, "(", ")").unwrap_or_default();
     let parts = top_level_args(args);
-    if let Some(eps) = keyword(norm, "epsilon=").or_else(|| keyword(norm, "max_relative=")) {
-        assertion.tolerance = Some(eps);
-    }
-    assertion.strength = match name
+    // `debug_assert*!` counts: `cargo test` builds with the test profile, which inherits
+    // `debug-assertions = true` from dev, so it runs like `assert*!`. It is compiled out under
+    // `cargo test --release` (or a profile that turns debug assertions off), so an `assert*!`
+    // turned into its `debug_` twin is reported as weaker where it is paired.
+    assertion.debug_only = name.starts_with("debug_");
+    let base_name = name
         .trim_start_matches("debug_")
-        .trim_start_matches("prop_")
-    {
+        .trim_start_matches("prop_");
+    // approx: `epsilon`/`max_relative`/`max_ulps`, defaulting to `f64::EPSILON`;
+    // assert_approx_eq: the third argument, defaulting to 1e-6.
+    assertion.tolerance = keyword(norm, "epsilon=")
+        .or_else(|| keyword(norm, "max_relative="))
+        .or_else(|| keyword(norm, "max_ulps="));
+    match base_name {
+        "assert_relative_eq" | "assert_abs_diff_eq" | "assert_ulps_eq" => {
+            assertion.tolerance = assertion.tolerance.or(Some(f64::EPSILON));
+        }
+        "assert_approx_eq" => {
+            assertion.tolerance = parts
+                .get(2)
+                .and_then(|eps| {
+                    eps.trim_end_matches(|c: char| c.is_alphabetic() || c == '_')
+                        .parse()
+                        .ok()
+                })
+                .or(Some(1e-6));
+        }
+        _ => {}
+    }
+    assertion.strength = match base_name {
         "assert" => {
             let expr = parts.first().copied().unwrap_or_default();
-            if is_literal(expr) || same_sides(expr) {
+            if literal_truth(expr) == Some(true) || same_sides(expr) {
                 0
+            } else if literal_truth(expr) == Some(false) {
+                2
             } else if let Some(eps) = abs_bound(expr) {
                 assertion.tolerance = Some(eps);
                 2
@@ -332,7 +473,12 @@ fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
                 2
             }
         }
-        "assert_eq" if parts.len() >= 2 && parts[0] == parts[1] => 0,
+        "assert_eq" | "assert_relative_eq" | "assert_abs_diff_eq" | "assert_ulps_eq"
+        | "assert_approx_eq"
+            if parts.len() >= 2 && parts[0] == parts[1] =>
+        {
+            0
+        }
         "assert_ne" => 1,
         _ => 2,
     };
@@ -412,6 +558,74 @@ mod tests {
             strength("pytest.raises(Exception)", "raises", Language::Python),
             1
         );
+    }
+
+    #[test]
+    fn literal_conditions() {
+        assert_eq!(literal_truth("True"), Some(true));
+        assert_eq!(literal_truth("!false"), Some(true));
+        assert_eq!(literal_truth("notNone"), Some(true));
+        assert_eq!(literal_truth("(1)"), Some(true));
+        assert_eq!(literal_truth("False"), Some(false));
+        assert_eq!(literal_truth("\"\""), Some(false));
+        assert_eq!(literal_truth("nothing"), None);
+        assert_eq!(literal_truth("x"), None);
+        let py = |text| strength(text, "assert", Language::Python);
+        assert_eq!(py("assert False, 'unreachable'"), 2);
+        assert_eq!(py("self.assertFalse(False)"), 0);
+        assert_eq!(strength("assert!(false)", "assert", Language::Rust), 2);
+    }
+
+    #[test]
+    fn context_assertions() {
+        let t = |text| classify(text, "context", Language::JavaScript, 1);
+        assert_eq!(t("t.is(x, 42)").strength, 2);
+        assert_eq!(t("t.deepEqual(x, [1])").strength, 2);
+        assert_eq!(t("t.truthy(x)").strength, 1);
+        assert_eq!(t("t.true(x === 42)").strength, 2);
+        assert_eq!(t("t.true(isCalled)").strength, 2);
+        assert_eq!(t("t.true(list.length > 0)").strength, 1);
+        assert_eq!(t("t.false(isTerminated)").strength, 2);
+        assert_eq!(t("t.true(true)").strength, 0);
+        assert_eq!(t("t.pass()").strength, 0);
+        assert_eq!(t("t.fail()").strength, 2);
+        assert_eq!(t("t.is(x, x)").strength, 0);
+        assert_eq!(t("t.not(x, 1)").strength, 1);
+        assert_eq!(t("t.assert.equal(x, 1)").strength, 2);
+        let throws = t("t.throws(() => f(), {message: 'bad'})");
+        assert_eq!((throws.family, throws.strength), (Family::Raises, 3));
+        assert_eq!(
+            t("t.throws(() => f(), {instanceOf: TypeError})").strength,
+            2
+        );
+        assert_eq!(t("t.throws(() => f())").strength, 1);
+        assert_eq!(t("t.throwsAsync(f, /bad/)").strength, 3);
+        assert_eq!(
+            classify("t.plan(3)", "count", Language::JavaScript, 1).count,
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn rust_macro_tolerances_and_debug() {
+        let rs = |text| classify(text, "assert", Language::Rust, 1);
+        assert_eq!(
+            rs("approx::assert_relative_eq!(a, b, epsilon = 1e-6)").tolerance,
+            Some(1e-6)
+        );
+        assert_eq!(
+            rs("assert_relative_eq!(a, b)").tolerance,
+            Some(f64::EPSILON)
+        );
+        assert_eq!(rs("assert_approx_eq!(a, b, 0.5)").tolerance, Some(0.5));
+        assert_eq!(rs("assert_approx_eq!(a, b)").tolerance, Some(1e-6));
+        assert_eq!(rs("prop_assert_eq!(a, b)").strength, 2);
+        assert_eq!(rs("prop_assert!(a.is_ok())").strength, 1);
+        assert_eq!(rs("assert_matches!(a, Err(_))").strength, 2);
+        assert_eq!(rs("assert_relative_eq!(a, a)").strength, 0);
+        let debug = rs("debug_assert_eq!(a, b)");
+        assert!(debug.debug_only);
+        assert_eq!(debug.strength, 2);
     }
 
     #[test]

@@ -3,8 +3,21 @@
 //! Built on the shared `assertions` query. A test's assertions are the ones inside its node,
 //! plus those of same-file helper functions it calls (one level), so assertions refactored into
 //! a helper that is still called keep counting. Strength is read from the assertion's text:
-//! 0 trivially true (`assert True`), 1 weak (truthiness, not-null, `toHaveBeenCalled()`,
-//! `toThrow()` without a message), 2 exact, 3 for a raise check that also pins the message.
+//! 0 trivially true (`assert True`, `t.pass()`, `t.is(x, x)`), 1 weak (truthiness, not-null,
+//! `toHaveBeenCalled()`, `toThrow()`/`t.throws(fn)` without a message), 2 exact, 3 for a raise
+//! check that also pins the message.
+//!
+//! Covered forms: jest/vitest `expect(..)` chains and `expect.assertions(n)`; node/chai
+//! `assert.*`; ava/tap/node:test context assertions `t.is`/`t.deepEqual`/`t.throws`/
+//! `t.equal`/`t.assert.*` and `t.plan(n)` (read like `expect.assertions(n)`); Python `assert`,
+//! unittest `self.assert*`, `pytest.raises`/`warns`; Rust assertion macros including
+//! `debug_assert*!` (counted: the test profile keeps debug assertions on), approx macros with
+//! their `epsilon`, `assert_approx_eq!`'s third argument, and `prop_assert*!` inside
+//! `proptest!` token trees; `#[should_panic(expected = ..)]`.
+//!
+//! An assertion inside an `if` that never runs (`if (false)`, `if False:`, `if false`, the
+//! `else` of a true literal) is marked `dead` and does not count. An assertion wrapped in a
+//! `try`/`except` that swallows its failure is `empty-catch`'s finding, not this one's.
 
 use super::context::FileContext;
 use super::inventory::{Test, node_at};
@@ -40,8 +53,13 @@ pub struct Assertion {
     pub strength: u8,
     /// A numeric tolerance, when it compares approximately.
     pub tolerance: Option<f64>,
-    /// `expect.assertions(n)`: n.
+    /// `expect.assertions(n)` / `t.plan(n)`: n.
     pub count: Option<u64>,
+    /// Rust `debug_assert*!`: compiled out where debug assertions are off.
+    pub debug_only: bool,
+    /// Inside a branch that never runs (`if (false) { .. }`, `if False:`, the `else` of
+    /// `if true`): it does not count.
+    pub dead: bool,
     /// 1-based line (in its side's file).
     pub line: u32,
 }
@@ -77,6 +95,13 @@ pub fn by_test(
                     "expect"
                 } else if callee == "assert" || callee.starts_with("assert.") {
                     "assert"
+                } else if callee.starts_with("t.") || callee.starts_with("tt.") {
+                    // ava/tap/node:test: `t.plan(n)` pins the count like `expect.assertions(n)`.
+                    if callee.ends_with(".plan") {
+                        "count"
+                    } else {
+                        "context"
+                    }
                 } else {
                     "helper"
                 }
@@ -92,6 +117,11 @@ pub fn by_test(
         if kind == "expect" {
             range = expect_chain(root, range);
         }
+        if kind == "assert" && language == Language::Rust {
+            // Inside another macro (`proptest! { .. }`) an assertion is only tokens: the name,
+            // `!` and its arguments. Grow the name to the arguments.
+            range = macro_in_tokens(root, range);
+        }
         if kind == "raises" && language == Language::Rust {
             // `#[should_panic]` sits before the function; anchor it inside the function.
             anchor = following_function(root, range.clone()).unwrap_or(anchor);
@@ -100,7 +130,9 @@ pub fn by_test(
             continue;
         };
         let line = item.line;
-        found.push((range, anchor, classify(snippet, kind, language, line)));
+        let mut assertion = classify(snippet, kind, language, line);
+        assertion.dead = in_dead_branch(root, range.clone(), source);
+        found.push((range, anchor, assertion));
     }
     found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
     let mut kept: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
@@ -138,12 +170,48 @@ pub fn by_test(
         }
         let mut list = inside(&test.byte_range);
         let body = source.get(test.byte_range.clone()).unwrap_or_default();
+        let implementations = passed_implementations(root, test, source);
         for (name, assertions) in &helpers {
-            for _ in 0..calls(body, name) {
+            let uses = calls(body, name) + implementations.iter().filter(|i| *i == name).count();
+            for _ in 0..uses {
                 list.extend(assertions.iter().cloned());
             }
         }
         out.insert(test.key.clone(), list);
+    }
+    out
+}
+
+/// JavaScript: the functions a test call passes by name as its implementation, as ava macros
+/// do (`test('title', testOutput, 'a', 'b')`, `test(title, [macroA, macroB])`): the helper runs
+/// as the test body, so its assertions are the test's.
+fn passed_implementations<'s>(
+    root: tree_sitter::Node<'_>,
+    test: &Test,
+    source: &'s str,
+) -> Vec<&'s str> {
+    let Some(arguments) = node_at(root, test.byte_range.clone())
+        .filter(|node| node.kind() == "call_expression")
+        .and_then(|node| node.child_by_field_name("arguments"))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cursor = arguments.walk();
+    for argument in arguments.named_children(&mut cursor).skip(1) {
+        match argument.kind() {
+            "identifier" => out.extend(source.get(argument.byte_range())),
+            "array" => {
+                let mut inner = argument.walk();
+                out.extend(
+                    argument
+                        .named_children(&mut inner)
+                        .filter(|item| item.kind() == "identifier")
+                        .filter_map(|item| source.get(item.byte_range())),
+                );
+            }
+            _ => {}
+        }
     }
     out
 }
@@ -192,6 +260,73 @@ fn expect_chain(
         node = parent;
     }
     node.byte_range()
+}
+
+/// Whether `range` sits in a branch of an `if` that never runs: the body of an `if` whose
+/// condition is a false literal, or the `else` of one whose condition is a true literal.
+fn in_dead_branch(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    source: &str,
+) -> bool {
+    let Some(mut node) = root.descendant_for_byte_range(range.start, range.end) else {
+        return false;
+    };
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "if_statement" | "if_expression")
+            && let Some(condition) = parent.child_by_field_name("condition")
+        {
+            let text = crate::rules::inventory::squash(
+                source.get(condition.byte_range()).unwrap_or_default(),
+            );
+            let in_body = parent
+                .child_by_field_name("consequence")
+                .is_some_and(|body| body.byte_range().contains(&range.start));
+            let in_else = parent
+                .child_by_field_name("alternative")
+                .is_some_and(|body| body.byte_range().contains(&range.start));
+            match classify::literal_truth(&text) {
+                Some(false) if in_body => return true,
+                Some(true) if in_else => return true,
+                _ => {}
+            }
+        }
+        node = parent;
+    }
+    false
+}
+
+/// `prop_assert_eq` (an identifier in a token tree) grown to `prop_assert_eq!(a, b)`.
+fn macro_in_tokens(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+) -> std::ops::Range<usize> {
+    let Some(node) = node_at(root, range.clone()) else {
+        return range;
+    };
+    if node.kind() != "identifier" {
+        return range;
+    }
+    let mut start = node.start_byte();
+    // A path (`approx::assert_relative_eq!`) starts at its first segment.
+    let mut previous = node.prev_sibling();
+    while let Some(sep) = previous.filter(|sep| sep.kind() == "::") {
+        match sep
+            .prev_sibling()
+            .filter(|segment| segment.kind() == "identifier")
+        {
+            Some(segment) => {
+                start = segment.start_byte();
+                previous = segment.prev_sibling();
+            }
+            None => break,
+        }
+    }
+    let bang = node.next_sibling().filter(|bang| bang.kind() == "!");
+    match bang.and_then(|bang| bang.next_sibling()) {
+        Some(arguments) if arguments.kind() == "token_tree" => start..arguments.end_byte(),
+        _ => range,
+    }
 }
 
 /// The start of the function an attribute belongs to.

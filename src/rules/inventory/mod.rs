@@ -7,6 +7,15 @@
 //! method of a class pytest ignores, a Python function not named `test*`) are kept with
 //! `collected: false` and the reason, so a test taken out of the runner can be told from a
 //! deleted one. Runner configuration (`python_files`, `testMatch`) is not read here.
+//!
+//! Rust: `#[test]`-like attributes, tests inside `proptest! { .. }` (found by name; their range
+//! runs to the end of their `{ .. }` body), and `#[bench]` functions in any file: libtest runs
+//! each benchmark once as a test under `cargo test` (only `cargo bench` times them), so
+//! deleting one removes a test. Criterion benchmarks (`c.bench_function(..)` in `benches/`)
+//! are not tests: `cargo test` does not run them. JavaScript: `it`/`test` calls in every
+//! runner's spelling (ava `test.serial`, `test.failing`, which runs and is reported by
+//! `skipped-test` as an expected failure; `test.todo`/`test.skip` as for jest) and tap/node:test
+//! subtests `t.test(..)`.
 
 use super::collection::Collection;
 use super::context::FileContext;
@@ -139,6 +148,12 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         let body = node
             .map(|node| body_text(node, source, language))
             .unwrap_or_default();
+        // A `proptest!` test is found by its name; its range runs to the end of its body so
+        // that the assertions inside count for it.
+        let byte_range = match node.and_then(proptest_body) {
+            Some(body) => found.byte_range.start..body.end_byte(),
+            None => found.byte_range.clone(),
+        };
         let todo = is_test
             && node.is_some_and(|node| {
                 node.child_by_field_name("function")
@@ -154,7 +169,7 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             line: found.line,
             end_line: found.end_line,
             test_lines: (found.line, found.end_line),
-            byte_range: found.byte_range.clone(),
+            byte_range,
             body,
             not_collected,
             is_test,
@@ -271,6 +286,7 @@ fn scope_not_collected(
 /// The body of a test, whitespace removed, without its name.
 fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
     let body = match language {
+        Language::Rust if node.kind() == "identifier" => proptest_body(node),
         Language::Python | Language::Rust => node.child_by_field_name("body"),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             node.child_by_field_name("arguments").and_then(|arguments| {
@@ -288,6 +304,26 @@ fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
             .join("\n")
     })
     .unwrap_or_default()
+}
+
+/// The `{ .. }` body of a test inside `proptest! { .. }`, given the name that follows `fn`
+/// (the macro's body is a token tree: `fn name(args) -> T { body }`).
+pub fn proptest_body(name: Node<'_>) -> Option<Node<'_>> {
+    if name.kind() != "identifier" || name.parent()?.kind() != "token_tree" {
+        return None;
+    }
+    let mut next = name.next_sibling();
+    while let Some(sibling) = next {
+        if sibling.kind() == "fn" {
+            return None;
+        }
+        if sibling.kind() == "token_tree" && sibling.child(0).is_some_and(|open| open.kind() == "{")
+        {
+            return Some(sibling);
+        }
+        next = sibling.next_sibling();
+    }
+    None
 }
 
 /// The suite path of a key (everything before the last separator).
