@@ -289,10 +289,23 @@ fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
         Language::Rust if node.kind() == "identifier" => proptest_body(node),
         Language::Python | Language::Rust => node.child_by_field_name("body"),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            node.child_by_field_name("arguments").and_then(|arguments| {
+            let arguments = node.child_by_field_name("arguments");
+            let last = arguments.and_then(|arguments| {
                 let last = arguments.named_child_count().checked_sub(1)?;
                 arguments.named_child(u32::try_from(last).ok()?)
-            })
+            });
+            match last {
+                Some(last) if matches!(last.kind(), "arrow_function" | "function_expression") => {
+                    Some(last)
+                }
+                // A macro form, `test("title", macro, 1, execaSync)`: the macro and its
+                // arguments are the body (the last argument alone is shared by many tests).
+                _ => {
+                    return arguments
+                        .map(|arguments| macro_body(arguments, source))
+                        .unwrap_or_default();
+                }
+            }
         }
     };
     body.map(|body| {
@@ -304,6 +317,23 @@ fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
             .join("\n")
     })
     .unwrap_or_default()
+}
+
+/// The arguments after the title of a test declared with a macro (ava `test(title, macro, ..)`)
+/// or without a function, whitespace removed.
+fn macro_body(arguments: Node<'_>, source: &str) -> String {
+    let mut cursor = arguments.walk();
+    let mut parts = arguments
+        .named_children(&mut cursor)
+        .skip(1)
+        .filter(|argument| argument.kind() != "comment")
+        .map(|argument| squash(text_of(argument, source)));
+    // Written as the call it stands for, `macro(1,execaSync)`, so that a rename which also
+    // adjusts an argument compares like any one-call body (see `same_call`).
+    match parts.next() {
+        Some(first) => format!("{first}({})", parts.collect::<Vec<_>>().join(",")),
+        None => String::new(),
+    }
 }
 
 /// The `{ .. }` body of a test inside `proptest! { .. }`, given the name that follows `fn`
@@ -378,10 +408,50 @@ pub fn similar_bodies(old: &str, new: &str) -> bool {
     if old.is_empty() || new.is_empty() {
         return false;
     }
-    if contains_body(old, new) {
+    if contains_body(old, new) || same_call(old, new) {
         return true;
     }
     token_overlap(old, new).is_some_and(|(shared, total)| shared * 2 * 5 >= total * 4)
+}
+
+/// Whether two one-line bodies call the same function with nearly the same arguments (at
+/// least 80 % of the argument tokens shared): `check(1,true,sync)` and
+/// `check(1,true,true,sync)`. Such bodies are too short for the token overlap, yet a rename
+/// that also adjusts an argument is common with parametrized helpers and ava macros.
+fn same_call(old: &str, new: &str) -> bool {
+    let call = |body: &str| -> Option<(String, Vec<String>)> {
+        let body = body.trim_end_matches(';');
+        if body.contains('\n') || !body.ends_with(')') {
+            return None;
+        }
+        let (callee, rest) = body.split_once('(')?;
+        let valid = !callee.is_empty()
+            && callee
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$'));
+        let tokens = rest
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .filter(|token| !token.is_empty())
+            .map(str::to_string)
+            .collect();
+        valid.then(|| (callee.to_string(), tokens))
+    };
+    let (Some((old_callee, old_args)), Some((new_callee, mut new_args))) = (call(old), call(new))
+    else {
+        return false;
+    };
+    if old_callee != new_callee || old_args.is_empty() || new_args.is_empty() {
+        return false;
+    }
+    let total = old_args.len() + new_args.len();
+    let mut shared = 0;
+    for token in &old_args {
+        if let Some(index) = new_args.iter().position(|other| other == token) {
+            new_args.swap_remove(index);
+            shared += 1;
+        }
+    }
+    shared * 2 * 5 >= total * 4
 }
 
 /// Identifiers and literals two bodies share, as (2 × shared, total) for a Dice coefficient;
@@ -454,6 +524,26 @@ mod tests {
             Language::TypeScript,
             &Collection::default()
         ));
+    }
+
+    #[test]
+    fn one_call_bodies_compare_by_callee_and_arguments() {
+        assert!(similar_bodies(
+            "check(1,true,sync)",
+            "check(1,true,true,sync)"
+        ));
+        assert!(similar_bodies(
+            "check(1,undefined,run);",
+            "check(1,undefined,true,run);"
+        ));
+        // Another helper, or arguments mostly changed: not the same test.
+        assert!(!similar_bodies("check(1,true,sync)", "verify(1,true,sync)"));
+        assert!(!similar_bodies("check(1,true,sync)", "check(2,false,run)"));
+        // A shared last argument alone proves nothing.
+        assert!(!similar_bodies("testEmpty(sync)", "testOutput(1,sync)"));
+        // Only one-line bodies that are a single call.
+        assert!(!same_call("a\ncheck(1,2)", "a\ncheck(1,2,3)"));
+        assert!(!same_call("check(1,2)+1", "check(1,2)+1"));
     }
 
     #[test]
