@@ -16,7 +16,12 @@ fn main() {
                     let start = Instant::now();
                     let compiled = compile(source);
                     let elapsed = start.elapsed();
-                    assert!(compiled.is_ok(), "{}/{} compiles", source.language.name(), source.name);
+                    assert!(
+                        compiled.is_ok(),
+                        "{}/{} compiles",
+                        source.language.name(),
+                        source.name
+                    );
                     elapsed
                 })
                 .min()
@@ -26,14 +31,22 @@ fn main() {
                 .lines()
                 .filter(|line| line.starts_with('(') || line.starts_with('['))
                 .count();
-            (best, format!("{}/{}", source.language.name(), source.name), patterns)
+            (
+                best,
+                format!("{}/{}", source.language.name(), source.name),
+                patterns,
+            )
         })
         .collect();
-    timings.sort_by(|a, b| b.0.cmp(&a.0));
+    timings.sort_by_key(|b| std::cmp::Reverse(b.0));
     let total: Duration = timings.iter().map(|(time, _, _)| *time).sum();
     println!("{:>9}  {:>8}  query", "ms (best)", "patterns");
     for (time, name, patterns) in &timings {
         println!("{:>9.2}  {:>8}  {name}", time.as_secs_f64() * 1e3, patterns);
     }
-    println!("{:>9.2}  {:>8}  total, one core", total.as_secs_f64() * 1e3, "");
+    println!(
+        "{:>9.2}  {:>8}  total, one core",
+        total.as_secs_f64() * 1e3,
+        ""
+    );
 }
