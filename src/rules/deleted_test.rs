@@ -59,8 +59,10 @@ declare_rule! {
     /// Globs follow micromatch, extglobs included. Only literal values are read; a computed
     /// value, jest `projects` or a vitest workspace keeps the default patterns (`*.test.*`,
     /// `*.spec.*`, `__tests__/`, `test/`, `tests/`). With jest and vitest both configured, a
-    /// file either collects holds tests. A test file renamed out of these patterns is reported
-    /// with the patterns it left.
+    /// file either collects holds tests; a playwright or mocha configuration, or a
+    /// `jest --config`/`vitest --config` in a `package.json` script, adds the default
+    /// patterns (those settings are not read). A test file renamed out of these patterns is
+    /// reported with the patterns it left.
     pub static DELETED_TEST = {
         id: "deleted-test",
         severity: Error,

@@ -7,7 +7,9 @@
 //! Only literal values count. A computed value (a variable, a spread of the defaults, a call)
 //! is unknown: the runner then keeps the default patterns rather than a guess. So does a jest
 //! `projects` list or a vitest `test.projects`/`test.workspace`, whose per-project settings are
-//! not followed. Jest matches `testMatch` and its regexes against the absolute path; here
+//! not followed. Exclusion lists are the exception: their literal entries count even next to
+//! a spread. A playwright or mocha configuration in base adds the default patterns (their
+//! settings are not read), so their specs stay test files next to a narrow vitest `include`. Jest matches `testMatch` and its regexes against the absolute path; here
 //! globs are relative to the repository root (`<rootDir>/` and `./` dropped; a leading `**/`
 //! matches at any depth) and regexes see the path under a stand-in root directory, so
 //! `<rootDir>/build/` and `/__tests__/` mean what they mean to jest. A regex that the `regex`
@@ -19,6 +21,22 @@ use crate::rules::disabled_check::{
     JEST_CONFIGS, RunnerSetting, VITEST_CONFIGS, jest_settings, vitest_settings,
 };
 use regex::Regex;
+
+/// Configuration files of JavaScript test runners whose settings are not read.
+pub const OTHER_RUNNERS: &[(&str, &str)] = &[
+    ("playwright.config.ts", "playwright"),
+    ("playwright.config.js", "playwright"),
+    ("playwright.config.mts", "playwright"),
+    ("playwright.config.mjs", "playwright"),
+    ("playwright.config.cts", "playwright"),
+    ("playwright.config.cjs", "playwright"),
+    (".mocharc.js", "mocha"),
+    (".mocharc.cjs", "mocha"),
+    (".mocharc.json", "mocha"),
+    (".mocharc.jsonc", "mocha"),
+    (".mocharc.yml", "mocha"),
+    (".mocharc.yaml", "mocha"),
+];
 
 /// The stand-in for jest's `<rootDir>` when regexes are matched against the "absolute" path.
 const ROOT: &str = "/__root__";
@@ -86,18 +104,41 @@ impl JsRunner {
         {
             return Some(runner);
         }
-        if let Some(roots) = find("roots").filter(|roots| roots.literal) {
-            runner.roots = roots.values.iter().map(|root| relative(root)).collect();
-            if runner.roots.iter().any(String::is_empty) {
-                runner.roots.clear();
-            }
+        // `rootDir` (default: the configuration's directory, the repository root here) is what
+        // `<rootDir>` stands for, and the default of `roots`.
+        let root_dir = find("rootDir")
+            .and_then(literal_values)
+            .and_then(|values| values.first().map(|value| relative(value)))
+            .filter(|dir| !dir.split('/').any(|part| part == ".."))
+            .unwrap_or_default();
+        let with_root = |text: &str, root: &str| {
+            let replacement = if root_dir.is_empty() {
+                root.to_string()
+            } else {
+                format!("{root}/{root_dir}")
+            };
+            text.replace("<rootDir>", &replacement)
+        };
+        runner.roots = match find("roots").filter(|roots| roots.literal) {
+            Some(roots) => roots
+                .values
+                .iter()
+                .map(|root| relative(&with_root(root, "")))
+                .collect(),
+            None => vec![root_dir.clone()],
+        };
+        if runner.roots.iter().any(String::is_empty) {
+            runner.roots.clear();
         }
         let test_match = find("testMatch").and_then(literal_values);
         let test_regex = find("testRegex").and_then(literal_values);
         runner.matching = match (test_match, test_regex) {
             (Some(globs), _) if !globs.is_empty() => Some(Matching::Globs(
                 "testMatch",
-                globs.iter().map(|glob| compile_glob(glob)).collect(),
+                globs
+                    .iter()
+                    .map(|glob| compile_glob(&with_root(glob, "")))
+                    .collect(),
             )),
             (_, Some(regexes)) if !regexes.is_empty() => regexes
                 .iter()
@@ -108,11 +149,14 @@ impl JsRunner {
             (Some(_), _) => Some(Matching::Globs("testMatch", Vec::new())),
             _ => None,
         };
-        if let Some(ignore) = find("testPathIgnorePatterns").and_then(literal_values) {
+        // Exclusions: the literal entries count even in a partly computed list (they are
+        // excluded whatever the rest is).
+        if let Some(ignore) = find("testPathIgnorePatterns") {
             runner.ignore = ignore
+                .values
                 .iter()
                 .filter_map(|source| {
-                    let regex = js_regex(&source.replace("<rootDir>", ROOT))?;
+                    let regex = js_regex(&with_root(source, ROOT))?;
                     Some(Ignore::Regex(
                         "testPathIgnorePatterns",
                         regex,
@@ -161,8 +205,8 @@ impl JsRunner {
             ));
         }
         runner.ignore = match find("test.exclude") {
-            Some(exclude) => literal_values(exclude)
-                .unwrap_or_default()
+            Some(exclude) => exclude
+                .values
                 .iter()
                 .map(|glob| Ignore::Glob("exclude", Glob::new(&relative_glob(glob))))
                 .collect(),
@@ -172,6 +216,42 @@ impl JsRunner {
                 .collect(),
         };
         Some(runner)
+    }
+
+    /// Another runner found in base whose settings are not read: playwright, mocha, or jest
+    /// and vitest started with `--config` from a `package.json` script (NestJS runs its e2e
+    /// tests with `jest --config ./test/jest-e2e.json`). The default patterns stand for it,
+    /// so its test files stay test files when the root configuration is narrower.
+    pub fn others(configs: &[(String, String)]) -> Option<JsRunner> {
+        if let Some((_, tool)) = OTHER_RUNNERS
+            .iter()
+            .find(|(name, _)| configs.iter().any(|(path, _)| path == name))
+        {
+            return Some(JsRunner::defaults(tool));
+        }
+        let (_, package) = configs.iter().find(|(path, _)| path == "package.json")?;
+        let package: serde_json::Value = serde_json::from_str(package).ok()?;
+        let scripts = package.get("scripts")?.as_object()?;
+        scripts
+            .values()
+            .filter_map(|script| script.as_str())
+            .find_map(|script| {
+                let words: Vec<&str> = script.split_whitespace().collect();
+                let runner = words
+                    .iter()
+                    .position(|word| matches!(*word, "jest" | "vitest"))?;
+                let configured = words[runner..].iter().any(|word| {
+                    matches!(*word, "-c" | "--config" | "--project")
+                        || word.starts_with("--config=")
+                        || word.starts_with("--project=")
+                });
+                let tool = if words[runner] == "jest" {
+                    "jest --config"
+                } else {
+                    "vitest --config"
+                };
+                configured.then(|| JsRunner::defaults(tool))
+            })
     }
 
     fn defaults(tool: &'static str) -> JsRunner {
@@ -209,7 +289,7 @@ impl JsRunner {
                 Ignore::Regex(key, regex, source) if regex.is_match(&absolute) => {
                     return Some(format!("excluded by {tool} `{key}`: `{source}`"));
                 }
-                Ignore::Glob(key, glob) if glob.is_match(relative) => {
+                Ignore::Glob(key, glob) if excluded(glob, relative) => {
                     return Some(format!("excluded by {tool} `{key}`: `{}`", glob.as_str()));
                 }
                 _ => {}
@@ -265,6 +345,16 @@ fn globs_match(globs: &[(Glob, bool)], path: &str) -> bool {
     } else {
         kept == Some(true)
     }
+}
+
+/// tinyglobby, which vitest globs with, applies `ignore` to each directory it crawls as well as
+/// to files (its crawler's `exclude` callback), so `exclude: ['src']` drops everything below
+/// `src/`.
+fn excluded(glob: &Glob, relative: &str) -> bool {
+    glob.is_match(relative)
+        || relative
+            .match_indices('/')
+            .any(|(index, _)| glob.is_match(&relative[..index]))
 }
 
 fn literal_values(setting: &RunnerSetting) -> Option<Vec<String>> {
@@ -432,6 +522,38 @@ mod tests {
         .unwrap();
         assert!(vite.collects("src/a.test.js"));
         assert!(!vite.collects("node_modules/x/a.test.js"));
+        // Directory names exclude what is below them; literal entries of a computed list count.
+        let dirs = JsRunner::vitest(&configs(&[(
+            "vitest.config.js",
+            "export default { test: { include: ['**/*.test.ts'], exclude: [...configDefaults.exclude, 'src', 'e2e/**'] } }",
+        )]))
+        .unwrap();
+        assert!(!dirs.collects("src/a/b.test.ts"));
+        assert!(!dirs.collects("e2e/b.test.ts"));
+        assert!(dirs.collects("lib/src2/b.test.ts"));
+    }
+
+    #[test]
+    fn jest_root_dir_and_script_configs() {
+        // NestJS's layout: unit specs under `rootDir`, e2e specs run with another config.
+        let package = r#"{
+          "scripts": {"test": "jest", "test:e2e": "jest --config ./test/jest-e2e.json"},
+          "jest": {"rootDir": "src", "testRegex": ".*\\.spec\\.ts$", "testPathIgnorePatterns": ["<rootDir>/legacy/"]}
+        }"#;
+        let files = configs(&[("package.json", package)]);
+        let jest = JsRunner::jest(&files).unwrap();
+        assert!(jest.collects("src/app.service.spec.ts"));
+        assert!(!jest.collects("test/app.e2e-spec.ts"), "outside rootDir");
+        assert!(!jest.collects("src/legacy/a.spec.ts"));
+        let others = JsRunner::others(&files).unwrap();
+        assert!(others.collects("test/app.e2e-spec.ts"));
+        assert!(
+            JsRunner::others(&configs(&[(
+                "package.json",
+                r#"{"scripts": {"test": "jest --coverage"}}"#
+            )]))
+            .is_none()
+        );
     }
 
     #[test]

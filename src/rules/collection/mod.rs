@@ -25,6 +25,7 @@ pub fn runner_config_names() -> impl Iterator<Item = &'static str> {
         .chain(&["package.json"])
         .chain(VITEST_CONFIGS)
         .copied()
+        .chain(js::OTHER_RUNNERS.iter().map(|(name, _)| *name))
 }
 
 /// Collection settings for one change.
@@ -44,10 +45,14 @@ impl Collection {
     /// (root-level path and base text).
     pub fn from_configs(configs: &[(String, String)]) -> Collection {
         let mut collection = Collection {
-            js_runners: [JsRunner::jest(configs), JsRunner::vitest(configs)]
-                .into_iter()
-                .flatten()
-                .collect(),
+            js_runners: [
+                JsRunner::jest(configs),
+                JsRunner::vitest(configs),
+                JsRunner::others(configs),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
             ..Collection::default()
         };
         for name in PYTEST_CONFIGS {
@@ -250,5 +255,19 @@ mod tests {
             both.file_patterns("src/a.ts", crate::lang::Language::TypeScript),
             "jest `testMatch`: `**/*.check.js`; vitest `include`: `**/*.vitest.ts`"
         );
+        // Playwright's settings are not read: its specs keep the default patterns.
+        let with_playwright = Collection::from_configs(&[
+            (
+                "vitest.config.ts".to_string(),
+                "export default { test: { include: ['src/**/*.test.ts'] } };".to_string(),
+            ),
+            (
+                "playwright.config.ts".to_string(),
+                "export default { testDir: './e2e' };".to_string(),
+            ),
+        ]);
+        assert!(with_playwright.js_file("e2e/login.spec.ts"));
+        assert!(with_playwright.js_file("src/a.test.ts"));
+        assert!(!with_playwright.js_file("src/a.ts"));
     }
 }
