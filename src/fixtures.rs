@@ -38,8 +38,7 @@ fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> io::R
 
 /// The change from the tree at `base` to the tree at `head`.
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
-    let runner_configs = crate::rules::collection::PYTEST_CONFIGS
-        .iter()
+    let runner_configs = crate::rules::collection::runner_config_names()
         .filter_map(|name| {
             let text = std::fs::read_to_string(base.join(name)).ok()?;
             Some((name.to_string(), text))

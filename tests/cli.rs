@@ -713,3 +713,50 @@ fn pytest_collection_settings_come_from_base() {
     let findings = json(&output)["findings"].to_string();
     assert!(findings.contains("check_logout"), "{findings}");
 }
+
+#[test]
+fn jest_and_vitest_collection_settings_come_from_base() {
+    let repo = Repo::new();
+    repo.write(
+        "jest.config.js",
+        "module.exports = { testMatch: ['**/*.check.js'] };\n",
+    );
+    repo.write(
+        "vite.config.ts",
+        "export default { test: { include: ['**/*.vitest.ts'] } };\n",
+    );
+    repo.write(
+        "src/session.check.js",
+        "it('logs in', () => {\n  expect(login('a')).toBe(true);\n});\n\nit('logs out', () => {\n  expect(logout()).toBe(204);\n});\n",
+    );
+    repo.write(
+        "src/slug.vitest.ts",
+        "it('slugifies', () => {\n  expect(slugify('A B')).toBe('a-b');\n});\n",
+    );
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    // The change deletes a test and renames a test file out of vitest's `include`, and also
+    // redefines collection so that neither would count; base settings still decide.
+    repo.write(
+        "jest.config.js",
+        "module.exports = { testMatch: ['**/*.nothing.js'] };\n",
+    );
+    repo.write(
+        "vite.config.ts",
+        "export default { test: { include: ['**/*.ts'] } };\n",
+    );
+    repo.write(
+        "src/session.check.js",
+        "it('logs in', () => {\n  expect(login('a')).toBe(true);\n});\n",
+    );
+    repo.git(&["mv", "src/slug.vitest.ts", "src/slug.ts"]);
+    repo.commit("head");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let findings = json(&output)["findings"].to_string();
+    assert!(findings.contains("logs out"), "{findings}");
+    assert!(
+        findings.contains("vitest `include`: `**/*.vitest.ts`"),
+        "{findings}"
+    );
+}

@@ -191,7 +191,7 @@ impl Git {
         };
         change.base = merge_base.to_string();
         change.head = head.to_string();
-        for name in crate::rules::collection::PYTEST_CONFIGS {
+        for name in crate::rules::collection::runner_config_names() {
             if let Some(text) = self
                 .read_file_at(merge_base, name)?
                 .and_then(|bytes| String::from_utf8(bytes).ok())

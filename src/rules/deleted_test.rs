@@ -19,8 +19,9 @@ declare_rule! {
     ///   `#[case(..)]` attribute;
     /// - a test taken out of the runner's collection: `test_foo` renamed to `check_foo` or
     ///   `_test_foo`, a `Test*` class renamed to a name pytest ignores (or given `__init__`), a
-    ///   test file renamed out of the runner's patterns (`test_x.py` → `x.py`,
-    ///   `a.test.ts` → `a.ts`);
+    ///   test file renamed or moved out of the runner's patterns (`test_x.py` → `x.py`,
+    ///   `a.test.ts` → `a.ts`, into a directory `testPathIgnorePatterns` or vitest `exclude`
+    ///   names);
     /// - a Rust `#[cfg(test)] mod tests;` declaration removed (the module's file may be
     ///   untouched, but its tests no longer compile);
     /// - a Rust `#[bench]` function removed, in any file: libtest runs each benchmark once as
@@ -48,12 +49,26 @@ declare_rule! {
     /// - A criterion benchmark removed (`c.bench_function(..)` in `benches/`): criterion
     ///   benchmarks run under `cargo bench`, not `cargo test`, so they are not tests.
     ///
+    /// - A test removed from a file the runner does not collect (with a base `testMatch` of
+    ///   `**/*.check.js`, `src/a.test.js` holds no tests).
+    ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
-    /// Runner configuration (`python_files`, `testMatch`, ...) is not read: the runners'
-    /// default patterns decide what a test file is.
     /// ## Configuration
     /// `rules.deleted-test.severity` in `.integrity-gate.yml`; a deliberate removal can be
     /// allowed per path with an `allow:` entry and a reason.
+    ///
+    /// What a test file is follows the runners' settings in the **base** revision (a change
+    /// cannot redefine it for its own judgement): pytest `python_files`, `python_functions`,
+    /// `python_classes`, `testpaths`; jest `testMatch`, `testRegex`, `roots`,
+    /// `testPathIgnorePatterns` (`jest.config.*` or `package.json` `jest`); vitest
+    /// `test.include`, `test.exclude`, `test.dir` (`vitest.config.*`, else `vite.config.*`).
+    /// Globs follow micromatch, extglobs included. Only literal values are read; a computed
+    /// value, jest `projects` or a vitest workspace keeps the default patterns (`*.test.*`,
+    /// `*.spec.*`, `__tests__/`, `test/`, `tests/`). With jest and vitest both configured, a
+    /// file either collects holds tests; a playwright or mocha configuration, or a
+    /// `jest --config`/`vitest --config` in a `package.json` script, adds the default
+    /// patterns (those settings are not read). A test file renamed out of these patterns is
+    /// reported with the patterns it left.
     pub static DELETED_TEST = {
         id: "deleted-test",
         severity: Error,

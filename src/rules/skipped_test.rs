@@ -52,6 +52,10 @@ declare_rule! {
     /// ## Configuration
     /// `rules.skipped-test.severity` in `.integrity-gate.yml`; a reasoned skip that already
     /// exists in base can carry `# integrity-gate: allow skipped-test -- <reason>`.
+    ///
+    /// A test file renamed out of the runner's collection is reported by `deleted-test`, which
+    /// follows the base revision's pytest, jest and vitest file patterns (`python_files`,
+    /// `testMatch`, `testRegex`, `include`, ...); see `integrity-gate explain deleted-test`.
     pub static SKIPPED_TEST = {
         id: "skipped-test",
         severity: Error,

@@ -162,6 +162,9 @@ pub struct JsSetting {
     pub values: Vec<String>,
     /// The raw value text (for levels such as `"off"`, `0`, `["error", {...}]`).
     pub raw: String,
+    /// Whether the value is a literal, or an array of literals only: no variable, call, spread
+    /// or interpolated template (a computed value cannot be read without running the module).
+    pub literal: bool,
 }
 
 /// Every `key: value` pair in a JavaScript/TypeScript module, with its key path. Spreads and
@@ -197,20 +200,28 @@ pub fn js_settings(text: &str, language: Language) -> Vec<JsSetting> {
                 .unwrap_or_default()
                 .to_string();
             let mut values = Vec::new();
+            let mut all_literal = true;
             if value.kind() == "array" {
                 let mut inner = value.walk();
                 for element in value.named_children(&mut inner) {
-                    if let Some(literal) = literal(element, source) {
-                        values.push(literal);
+                    if element.kind() == "comment" {
+                        continue;
+                    }
+                    match literal(element, source) {
+                        Some(literal) => values.push(literal),
+                        None => all_literal = false,
                     }
                 }
             } else if let Some(literal) = literal(value, source) {
                 values.push(literal);
+            } else {
+                all_literal = false;
             }
             out.push(JsSetting {
                 path: path.join("."),
                 values,
                 raw,
+                literal: all_literal,
             });
         }
         if cursor.goto_first_child() {
@@ -234,13 +245,40 @@ fn key_text(key: tree_sitter::Node<'_>, source: &str) -> String {
 fn literal(node: tree_sitter::Node<'_>, source: &str) -> Option<String> {
     let text = source.get(node.byte_range())?;
     match node.kind() {
-        "string" | "template_string" => Some(
-            text.trim_matches(|c| c == '"' || c == '\'' || c == '`')
-                .to_string(),
-        ),
+        "template_string"
+            if node
+                .named_children(&mut node.walk())
+                .any(|child| child.kind() == "template_substitution") =>
+        {
+            None
+        }
+        "string" | "template_string" => Some(unescape_js(
+            text.get(1..text.len().saturating_sub(1))
+                .unwrap_or_default(),
+        )),
         "regex" | "number" | "true" | "false" => Some(text.to_string()),
         _ => None,
     }
+}
+
+/// The value of a JavaScript string literal's body: `\\.` is `\.`, `\'` is `'`.
+fn unescape_js(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\n') | None => {}
+            Some(other) => out.push(other),
+        }
+    }
+    out
 }
 
 /// Splits a command line into words, honouring single and double quotes.
@@ -341,5 +379,26 @@ mod tests {
             .find(|setting| setting.path == "test.exclude")
             .unwrap();
         assert_eq!(exclude.values, ["a/**", "b"]);
+        assert!(exclude.literal);
+    }
+
+    #[test]
+    fn js_settings_unescape_strings_and_mark_computed_values() {
+        let settings = js_settings(
+            "module.exports = { testRegex: '\\\\.check\\\\.js$', testMatch: [...base, 'a'], roots: [`${dir}/src`], x: `plain` }",
+            Language::JavaScript,
+        );
+        let get = |path: &str| {
+            settings
+                .iter()
+                .find(|setting| setting.path == path)
+                .unwrap()
+        };
+        assert_eq!(get("testRegex").values, ["\\.check\\.js$"]);
+        assert!(get("testRegex").literal);
+        assert!(!get("testMatch").literal);
+        assert_eq!(get("testMatch").values, ["a"]);
+        assert!(!get("roots").literal);
+        assert_eq!(get("x").values, ["plain"]);
     }
 }

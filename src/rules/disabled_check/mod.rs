@@ -17,7 +17,9 @@ mod checker_config;
 mod config_text;
 mod runner_config;
 
-pub(crate) use runner_config::pytest_settings;
+pub(crate) use runner_config::{
+    JEST_CONFIGS, RunnerSetting, VITEST_CONFIGS, jest_settings, pytest_settings, vitest_settings,
+};
 mod scripts;
 mod suppressions;
 mod workflows;

@@ -27,34 +27,29 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         "pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => {
             pytest(context, out, name, base, head);
         }
-        "package.json" => {
-            let jest = |text: &str| jsonc(text).and_then(|value| value.get("jest").cloned());
-            if let (Some(before), Some(after)) = (jest(base), jest(head)) {
-                jest_json(context, out, &before, &after, head);
-            }
-        }
         "Cargo.toml" => cargo(context, out, base, head),
         _ => {}
     }
-    let stem = name.split('.').next().unwrap_or_default();
-    let extension = name
-        .rsplit_once('.')
-        .map(|(_, ext)| ext)
-        .unwrap_or_default();
-    let language = match extension {
-        "js" | "mjs" | "cjs" => Some(Language::JavaScript),
-        "ts" | "mts" | "cts" => Some(Language::TypeScript),
-        _ => None,
-    };
-    match (stem, language) {
-        ("jest", Some(language)) => jest_js(context, out, base, head, language),
-        ("jest", None) if extension == "json" => {
-            if let (Some(before), Some(after)) = (jsonc(base), jsonc(head)) {
-                jest_json(context, out, &before, &after, head);
-            }
-        }
-        ("vitest" | "vite", Some(language)) => vitest(context, out, base, head, language),
-        _ => {}
+    if let (Some(before), Some(after)) = (jest_settings(name, base), jest_settings(name, head)) {
+        compare_runner(
+            context,
+            out,
+            "jest",
+            &jest_values(before),
+            &jest_values(after),
+            head,
+        );
+    }
+    if let (Some(before), Some(after)) = (vitest_settings(name, base), vitest_settings(name, head))
+    {
+        compare_runner(
+            context,
+            out,
+            "vitest",
+            &vitest_values(before),
+            &vitest_values(after),
+            head,
+        );
     }
 }
 
@@ -262,20 +257,121 @@ fn quoted<'a>(items: impl Iterator<Item = &'a str>) -> String {
         .join(", ")
 }
 
-/// Jest settings as (key, values): ignore patterns, `testMatch`, `testRegex`, anywhere in the
-/// config (projects included).
-fn jest_values_json(value: &Value, out: &mut Vec<(String, Vec<String>)>) {
+/// One key of a JavaScript test runner's configuration: its path of object keys
+/// (`testMatch`, `test.include`, `projects.testMatch`), its literal string values, and whether
+/// the value was a literal at all (a computed value is unknown, never guessed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunnerSetting {
+    pub(crate) path: String,
+    pub(crate) values: Vec<String>,
+    pub(crate) literal: bool,
+}
+
+/// The jest configuration files jest looks for at the project root (`package.json`'s `jest`
+/// key is the fallback).
+pub(crate) const JEST_CONFIGS: &[&str] = &[
+    "jest.config.js",
+    "jest.config.ts",
+    "jest.config.mjs",
+    "jest.config.cjs",
+    "jest.config.mts",
+    "jest.config.cts",
+    "jest.config.json",
+];
+
+/// The vitest configuration files, in vitest's order; `vite.config.*` counts only with a
+/// `test` block.
+pub(crate) const VITEST_CONFIGS: &[&str] = &[
+    "vitest.config.ts",
+    "vitest.config.mts",
+    "vitest.config.cts",
+    "vitest.config.js",
+    "vitest.config.mjs",
+    "vitest.config.cjs",
+    "vite.config.ts",
+    "vite.config.mts",
+    "vite.config.cts",
+    "vite.config.js",
+    "vite.config.mjs",
+    "vite.config.cjs",
+];
+
+/// Every key of a jest configuration: `jest.config.{js,ts,mjs,cjs,mts,cts,json}` or the `jest`
+/// key of `package.json`. `None` when the file holds no jest configuration (a `package.json`
+/// without `jest`, or JSON that does not parse).
+pub(crate) fn jest_settings(name: &str, text: &str) -> Option<Vec<RunnerSetting>> {
+    if name == "package.json" {
+        let value = jsonc(text)?.get("jest")?.clone();
+        let mut out = Vec::new();
+        json_settings(&value, "", &mut out);
+        return Some(out);
+    }
+    let (stem, extension) = name.split_once('.')?;
+    if stem != "jest" {
+        return None;
+    }
+    if extension.ends_with("json") {
+        let mut out = Vec::new();
+        json_settings(&jsonc(text)?, "", &mut out);
+        return Some(out);
+    }
+    Some(module_settings(text, js_language(name)?))
+}
+
+/// Every key of a vitest configuration (`vitest.config.*`, `vite.config.*`). `None` when the
+/// file is not one, or is a vite configuration without a `test` block.
+pub(crate) fn vitest_settings(name: &str, text: &str) -> Option<Vec<RunnerSetting>> {
+    let stem = name.split('.').next()?;
+    if !matches!(stem, "vitest" | "vite") {
+        return None;
+    }
+    let settings = module_settings(text, js_language(name)?);
+    let has_test = settings
+        .iter()
+        .any(|setting| setting.path == "test" || setting.path.starts_with("test."));
+    (stem == "vitest" || has_test).then_some(settings)
+}
+
+fn js_language(name: &str) -> Option<Language> {
+    match name.rsplit_once('.')?.1 {
+        "js" | "mjs" | "cjs" => Some(Language::JavaScript),
+        "ts" | "mts" | "cts" => Some(Language::TypeScript),
+        _ => None,
+    }
+}
+
+fn module_settings(text: &str, language: Language) -> Vec<RunnerSetting> {
+    js_settings(text, language)
+        .into_iter()
+        .map(|setting| RunnerSetting {
+            path: setting.path,
+            values: setting.values,
+            literal: setting.literal,
+        })
+        .collect()
+}
+
+/// JSON keys with their paths (arrays are transparent, as in JavaScript modules).
+fn json_settings(value: &Value, prefix: &str, out: &mut Vec<RunnerSetting>) {
     match value {
         Value::Object(map) => {
             for (key, child) in map {
-                if JEST_KEYS.contains(&key.as_str()) {
-                    out.push((key.clone(), string_list(Some(child), false)));
+                let path = if prefix.is_empty() {
+                    key.clone()
                 } else {
-                    jest_values_json(child, out);
-                }
+                    format!("{prefix}.{key}")
+                };
+                out.push(RunnerSetting {
+                    path: path.clone(),
+                    values: string_list(Some(child), false),
+                    literal: true,
+                });
+                json_settings(child, &path, out);
             }
         }
-        Value::Array(items) => items.iter().for_each(|item| jest_values_json(item, out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| json_settings(item, prefix, out)),
         _ => {}
     }
 }
@@ -287,83 +383,40 @@ const JEST_KEYS: &[&str] = &[
     "testRegex",
 ];
 
-fn merge(
-    values: Vec<(String, Vec<String>)>,
-) -> std::collections::BTreeMap<String, BTreeSet<String>> {
-    let mut merged: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
-    for (key, list) in values {
-        merged.entry(key).or_default().extend(list);
+type Merged = std::collections::BTreeMap<String, BTreeSet<String>>;
+
+/// Jest's exclusion and match keys, anywhere in the config (projects included).
+fn jest_values(settings: Vec<RunnerSetting>) -> Merged {
+    let mut merged = Merged::new();
+    for setting in settings {
+        let key = setting.path.rsplit('.').next().unwrap_or_default();
+        if JEST_KEYS.contains(&key) {
+            merged
+                .entry(key.to_string())
+                .or_default()
+                .extend(setting.values);
+        }
     }
     merged
 }
 
-fn jest_json(
-    context: &FileContext<'_>,
-    out: &mut Output,
-    before: &Value,
-    after: &Value,
-    head: &str,
-) {
-    let mut base_values = Vec::new();
-    jest_values_json(before, &mut base_values);
-    let mut head_values = Vec::new();
-    jest_values_json(after, &mut head_values);
-    compare_runner(
-        context,
-        out,
-        "jest",
-        &merge(base_values),
-        &merge(head_values),
-        head,
-    );
-}
-
-fn jest_js(
-    context: &FileContext<'_>,
-    out: &mut Output,
-    base: &str,
-    head: &str,
-    language: Language,
-) {
-    let collect = |text: &str| {
-        merge(
-            js_settings(text, language)
-                .into_iter()
-                .filter_map(|setting| {
-                    let key = setting.path.rsplit('.').next()?.to_string();
-                    JEST_KEYS
-                        .contains(&key.as_str())
-                        .then_some((key, setting.values))
-                })
-                .collect(),
-        )
-    };
-    compare_runner(context, out, "jest", &collect(base), &collect(head), head);
-}
-
-fn vitest(context: &FileContext<'_>, out: &mut Output, base: &str, head: &str, language: Language) {
-    let collect = |text: &str| {
-        merge(
-            js_settings(text, language)
-                .into_iter()
-                .filter_map(|setting| {
-                    let key = if setting.path == "test.exclude"
-                        || setting.path.ends_with(".test.exclude")
-                    {
-                        "exclude"
-                    } else if setting.path == "test.include"
-                        || setting.path.ends_with(".test.include")
-                    {
-                        "include"
-                    } else {
-                        return None;
-                    };
-                    Some((key.to_string(), setting.values))
-                })
-                .collect(),
-        )
-    };
-    compare_runner(context, out, "vitest", &collect(base), &collect(head), head);
+/// Vitest's `test.include` and `test.exclude` (projects included).
+fn vitest_values(settings: Vec<RunnerSetting>) -> Merged {
+    let mut merged = Merged::new();
+    for setting in settings {
+        let key = if setting.path == "test.exclude" || setting.path.ends_with(".test.exclude") {
+            "exclude"
+        } else if setting.path == "test.include" || setting.path.ends_with(".test.include") {
+            "include"
+        } else {
+            continue;
+        };
+        merged
+            .entry(key.to_string())
+            .or_default()
+            .extend(setting.values);
+    }
+    merged
 }
 
 /// Reports added ignore/exclude patterns and removed match/include patterns.

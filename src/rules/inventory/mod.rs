@@ -74,23 +74,13 @@ impl Test {
     }
 }
 
-/// Whether the runner collects tests from `path` (pytest: the base configuration's
-/// `python_files` and `testpaths`, else its defaults; JS runners: their default patterns).
+/// Whether the runner collects tests from `path`: the base configuration's pytest
+/// `python_files` and `testpaths`, jest `testMatch`/`testRegex`/`roots`/ignore patterns and
+/// vitest `include`/`exclude`/`dir`, else the runners' default patterns.
 pub fn is_test_file(path: &str, language: Language, collection: &Collection) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    let in_dir = |dir: &str| path.split('/').rev().skip(1).any(|part| part == dir);
     match language {
         Language::Python => collection.python_file(path),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            let parts: Vec<&str> = file.split('.').collect();
-            parts.len() > 2
-                && parts[1..parts.len() - 1]
-                    .iter()
-                    .any(|part| matches!(*part, "test" | "spec"))
-                || in_dir("__tests__")
-                || in_dir("test")
-                || in_dir("tests")
-        }
+        Language::JavaScript | Language::TypeScript | Language::Tsx => collection.js_file(path),
         Language::Rust => true,
     }
 }
@@ -137,8 +127,9 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         let mut not_collected = None;
         if is_test && !file_ok {
             not_collected = Some(format!(
-                "`{}` is outside the runner's test file patterns",
-                text.path
+                "`{}` is outside the runner's test file patterns ({})",
+                text.path,
+                context.collection.file_patterns(text.path, language)
             ));
         }
         if is_test && not_collected.is_none() {

@@ -1,28 +1,60 @@
-//! How the project's test runner collects tests, read from the base revision's configuration:
+//! How the project's test runners collect tests, read from the base revision's configuration:
 //! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` in
-//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence). Without
-//! a configuration the runner's defaults apply. Read from base, like the policy, so a change
-//! cannot redefine what counts as a test for its own judgement.
+//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence); jest's
+//! and vitest's test file patterns (see [`js`]). Without a configuration the runner's defaults
+//! apply. Read from base, like the policy, so a change cannot redefine what counts as a test
+//! for its own judgement.
 
+use crate::rules::disabled_check::{JEST_CONFIGS, VITEST_CONFIGS};
 use globset::{Glob, GlobMatcher};
+
+pub mod glob;
+pub mod js;
+
+use js::JsRunner;
 
 /// The pytest configuration files, in the order pytest looks for them.
 pub const PYTEST_CONFIGS: &[&str] = &["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
+
+/// Every root-level file that [`Collection::from_configs`] reads, for the callers that load
+/// them from the base revision.
+pub fn runner_config_names() -> impl Iterator<Item = &'static str> {
+    PYTEST_CONFIGS
+        .iter()
+        .chain(JEST_CONFIGS)
+        .chain(&["package.json"])
+        .chain(VITEST_CONFIGS)
+        .copied()
+        .chain(js::OTHER_RUNNERS.iter().map(|(name, _)| *name))
+}
 
 /// Collection settings for one change.
 #[derive(Debug, Default)]
 pub struct Collection {
     python_files: Vec<GlobMatcher>,
+    python_file_patterns: Vec<String>,
     python_functions: Vec<String>,
     python_classes: Vec<String>,
     testpaths: Vec<String>,
+    /// The JavaScript runners configured in base (none: the default patterns).
+    js_runners: Vec<JsRunner>,
 }
 
 impl Collection {
     /// Reads the first pytest configuration that has pytest settings, from `configs`
     /// (root-level path and base text).
     pub fn from_configs(configs: &[(String, String)]) -> Collection {
-        let mut collection = Collection::default();
+        let mut collection = Collection {
+            js_runners: [
+                JsRunner::jest(configs),
+                JsRunner::vitest(configs),
+                JsRunner::others(configs),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            ..Collection::default()
+        };
         for name in PYTEST_CONFIGS {
             let Some((_, text)) = configs.iter().find(|(path, _)| path == name) else {
                 continue;
@@ -36,6 +68,7 @@ impl Collection {
                 .filter_map(|pattern| Glob::new(pattern).ok())
                 .map(|glob| glob.compile_matcher())
                 .collect();
+            collection.python_file_patterns = settings.python_files;
             collection.python_functions = settings.python_functions;
             collection.python_classes = settings.python_classes;
             collection.testpaths = settings
@@ -66,6 +99,48 @@ impl Collection {
         in_testpaths && matches
     }
 
+    /// Whether jest or vitest collects tests from the JavaScript/TypeScript file at `path`:
+    /// either runner configured in base, else the default patterns.
+    pub fn js_file(&self, path: &str) -> bool {
+        if self.js_runners.is_empty() {
+            return js::default_test_file(path);
+        }
+        self.js_runners.iter().any(|runner| runner.collects(path))
+    }
+
+    /// Why a file at `path` is not a test file, naming the patterns (for messages).
+    pub fn file_patterns(&self, path: &str, language: crate::lang::Language) -> String {
+        use crate::lang::Language;
+        match language {
+            Language::Python => {
+                let files = if self.python_file_patterns.is_empty() {
+                    "pytest's default `test_*.py`, `*_test.py`".to_string()
+                } else {
+                    format!(
+                        "pytest `python_files`: {}",
+                        quoted(&self.python_file_patterns)
+                    )
+                };
+                if self.testpaths.is_empty() {
+                    files
+                } else {
+                    format!("{files}; `testpaths`: {}", quoted(&self.testpaths))
+                }
+            }
+            Language::JavaScript | Language::TypeScript | Language::Tsx => {
+                if self.js_runners.is_empty() {
+                    return format!("default patterns: {}", js::DEFAULT_PATTERNS);
+                }
+                self.js_runners
+                    .iter()
+                    .filter_map(|runner| runner.reason(path))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
+            Language::Rust => String::new(),
+        }
+    }
+
     /// Whether a function named `name` is collected as a test.
     pub fn python_function(&self, name: &str) -> bool {
         matches_any(&self.python_functions, "test", name)
@@ -87,6 +162,14 @@ impl Collection {
     pub fn python_class(&self, name: &str) -> bool {
         matches_any(&self.python_classes, "Test", name)
     }
+}
+
+fn quoted(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|item| format!("`{item}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// pytest reads each entry as a prefix, or as a glob when it has glob characters.
@@ -144,5 +227,47 @@ mod tests {
         );
         assert!(toml.python_file("a/login_spec.py"));
         assert!(!toml.python_file("a/test_login.py"));
+        assert_eq!(
+            toml.file_patterns("a/login.py", crate::lang::Language::Python),
+            "pytest `python_files`: `*_spec.py`"
+        );
+    }
+
+    #[test]
+    fn js_files_follow_either_runner() {
+        let defaults = Collection::default();
+        assert!(defaults.js_file("src/a.test.ts"));
+        assert!(!defaults.js_file("src/a.check.js"));
+        let both = Collection::from_configs(&[
+            (
+                "jest.config.js".to_string(),
+                "module.exports = { testMatch: ['**/*.check.js'] };".to_string(),
+            ),
+            (
+                "vitest.config.ts".to_string(),
+                "export default { test: { include: ['**/*.vitest.ts'] } };".to_string(),
+            ),
+        ]);
+        assert!(both.js_file("src/a.check.js"));
+        assert!(both.js_file("src/a.vitest.ts"));
+        assert!(!both.js_file("src/a.test.ts"));
+        assert_eq!(
+            both.file_patterns("src/a.ts", crate::lang::Language::TypeScript),
+            "jest `testMatch`: `**/*.check.js`; vitest `include`: `**/*.vitest.ts`"
+        );
+        // Playwright's settings are not read: its specs keep the default patterns.
+        let with_playwright = Collection::from_configs(&[
+            (
+                "vitest.config.ts".to_string(),
+                "export default { test: { include: ['src/**/*.test.ts'] } };".to_string(),
+            ),
+            (
+                "playwright.config.ts".to_string(),
+                "export default { testDir: './e2e' };".to_string(),
+            ),
+        ]);
+        assert!(with_playwright.js_file("e2e/login.spec.ts"));
+        assert!(with_playwright.js_file("src/a.test.ts"));
+        assert!(!with_playwright.js_file("src/a.ts"));
     }
 }
