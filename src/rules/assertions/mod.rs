@@ -60,6 +60,9 @@ pub struct Assertion {
     /// Inside a branch that never runs (`if (false) { .. }`, `if False:`, the `else` of
     /// `if true`): it does not count.
     pub dead: bool,
+    /// The same-file helper it was counted through (`assert_response(r)` calls a helper
+    /// defined in the file), when not written in the test itself.
+    pub via: Option<String>,
     /// 1-based line (in its side's file).
     pub line: u32,
 }
@@ -70,11 +73,20 @@ pub fn by_test(
     side: Side,
     tests: &[&Test],
 ) -> HashMap<String, Vec<Assertion>> {
+    by_test_with_helpers(context, side, tests).0
+}
+
+/// [`by_test`], and the names of the same-file helpers whose assertions were counted.
+pub fn by_test_with_helpers(
+    context: &FileContext<'_>,
+    side: Side,
+    tests: &[&Test],
+) -> (HashMap<String, Vec<Assertion>>, Vec<String>) {
     let mut out: HashMap<String, Vec<Assertion>> = HashMap::new();
     let (Some(language), Some(text), Some(parsed)) =
         (context.language, context.side(side), context.parsed(side))
     else {
-        return out;
+        return (out, Vec::new());
     };
     let source = text.text;
     let root = parsed.tree.root_node();
@@ -174,12 +186,16 @@ pub fn by_test(
         for (name, assertions) in &helpers {
             let uses = calls(body, name) + implementations.iter().filter(|i| *i == name).count();
             for _ in 0..uses {
-                list.extend(assertions.iter().cloned());
+                list.extend(assertions.iter().map(|assertion| Assertion {
+                    via: Some(name.clone()),
+                    ..assertion.clone()
+                }));
             }
         }
         out.insert(test.key.clone(), list);
     }
-    out
+    let names = helpers.into_iter().map(|(name, _)| name).collect();
+    (out, names)
 }
 
 /// JavaScript: the functions a test call passes by name as its implementation, as ava macros
@@ -219,7 +235,7 @@ fn passed_implementations<'s>(
 /// How many times `body` calls the helper `name(`: as a free function, or as a method of the
 /// test's own object (`self.name(`, `this.name(`), never as a method of something else
 /// (`client.get(` is not a call of a helper named `get`).
-fn calls(body: &str, name: &str) -> usize {
+pub fn calls(body: &str, name: &str) -> usize {
     let pattern = format!("{name}(");
     body.match_indices(&pattern)
         .filter(|(index, _)| {

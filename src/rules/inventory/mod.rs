@@ -402,7 +402,12 @@ pub fn similar_bodies(old: &str, new: &str) -> bool {
     if contains_body(old, new) || same_call(old, new) {
         return true;
     }
-    token_overlap(old, new).is_some_and(|(shared, total)| shared * 2 * 5 >= total * 4)
+    token_overlap(old, new).is_some_and(|(shared, total)| dice_at_least(shared, total, 80))
+}
+
+/// Whether the Dice coefficient `2 × shared / total` is at least `percent` %.
+pub fn dice_at_least(shared: usize, total: usize, percent: usize) -> bool {
+    shared * 2 * 100 >= total * percent
 }
 
 /// Whether two one-line bodies call the same function with nearly the same arguments (at
@@ -445,7 +450,8 @@ fn same_call(old: &str, new: &str) -> bool {
     shared * 2 * 5 >= total * 4
 }
 
-/// Identifiers and literals two bodies share, as (2 × shared, total) for a Dice coefficient;
+/// Identifiers and literals two bodies share, as (shared, total of both) for a Dice coefficient
+/// (`2 × shared / total`);
 /// `None` when either has fewer than 8 tokens (too short to tell tests apart by overlap).
 pub fn token_overlap(old: &str, new: &str) -> Option<(usize, usize)> {
     let tokens = |text: &str| -> Vec<String> {
@@ -466,7 +472,7 @@ pub fn token_overlap(old: &str, new: &str) -> Option<(usize, usize)> {
             shared += 1;
         }
     }
-    Some((shared * 2, total))
+    Some((shared, total))
 }
 
 #[cfg(test)]
@@ -515,6 +521,17 @@ mod tests {
             Language::TypeScript,
             &Collection::default()
         ));
+    }
+
+    #[test]
+    fn token_overlap_needs_four_fifths_of_the_tokens() {
+        // Half the tokens shared (the opening line and a few names): not the same test.
+        let old = "asynct=>{\nconstpipePromise=execa('empty.js',{stdout:'ignore'}).pipe`stdin.js`;\nawaitassertPipeError(t,pipePromise,'optionisincompatible');\n}";
+        let new = "asynct=>{\nconst{stdout}=await$`noop.js${foobarString}`.pipe($({stdin:'pipe'})`stdin.js`);\nt.is(stdout,foobarString);\n}";
+        assert_eq!(token_overlap(old, new), Some((7, 30)));
+        assert!(!similar_bodies(old, new));
+        let renamed = "asynct=>{\nconstpipePromise=execa('empty.js',{stdout:'ignore'}).pipe`stdin.js`;\nawaitassertPipeError(t,pipePromise,'optionisincompatiblewith');\n}";
+        assert!(similar_bodies(old, renamed));
     }
 
     #[test]
