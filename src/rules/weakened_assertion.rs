@@ -122,10 +122,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
     }
     if !departed.is_empty() || !arrived.is_empty() {
+        let (departed, _) = with_assertions(context, Side::Base, &departed);
+        let (arrived, helpers) = with_assertions(context, Side::Head, &arrived);
         out.handoffs.push(Box::new(Travellers {
             family: language.family(),
-            departed: with_assertions(context, Side::Base, &departed),
-            arrived: with_assertions(context, Side::Head, &arrived),
+            departed,
+            arrived,
+            helpers,
         }));
     }
     if pairs.is_empty() {
@@ -136,9 +139,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         .iter()
         .filter(|test| test.collected() && pairs.iter().any(|(_, key)| *key == test.key))
         .collect();
-    let (base, _) = assertions::by_test_with_helpers(context, Side::Base, &base_side);
-    let (head, head_helpers) = assertions::by_test_with_helpers(context, Side::Head, &head_side);
+    let (base, _) = assertions::by_test(context, Side::Base, &base_side);
+    let (head, head_helpers) = assertions::by_test(context, Side::Head, &head_side);
     let head_text = context.side(Side::Head).map_or("", |side| side.text);
+    let base_text = context.side(Side::Base).map_or("", |side| side.text);
+    let delegated = if language.family() == "js" {
+        new_delegations(base_text, head_text, &head_helpers)
+    } else {
+        Vec::new()
+    };
     for (test, head_key) in &pairs {
         let (Some(before), Some(after)) = (base.get(&test.key), head.get(head_key)) else {
             continue;
@@ -153,7 +162,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         } else {
             format!("`{}` (renamed to `{head_key}`)", test.key)
         };
-        if let Some(candidate) = compare(&name, &before, after) {
+        if let Some(mut candidate) = compare(&name, &before, after) {
+            if let Some(helper) = delegated.first() {
+                candidate.severity = candidate.severity.min(Severity::Warning);
+                candidate.message.push_str(&format!(
+                    " (the file now hands the test context to `{helper}(t, ..)`, which is not defined in this file and may check them)"
+                ));
+            }
             out.candidates.push(Candidate {
                 key: test.key.clone(),
                 ..candidate
@@ -183,6 +198,53 @@ fn without_helpers_moved_away(
         .collect()
 }
 
+/// Functions outside this file that head hands the test context to more often than base did
+/// (`await runErrorSubprocess(t, verbose)`): ava and tap helpers that receive `t` run their own
+/// assertions, which this file-level comparison cannot see. Evidence that removed assertions
+/// moved there, so a count drop next to one is a warning rather than an error.
+fn new_delegations(base: &str, head: &str, local_helpers: &[String]) -> Vec<String> {
+    static CALL_WITH_CONTEXT: std::sync::LazyLock<Option<regex::Regex>> =
+        std::sync::LazyLock::new(|| {
+            regex::Regex::new(r"(?:^|[^\w.$])([A-Za-z_$][\w$]*)\(\s*t\s*[,)]").ok()
+        });
+    let Some(pattern) = CALL_WITH_CONTEXT.as_ref() else {
+        return Vec::new();
+    };
+    let count = |text: &str| {
+        let mut found: std::collections::BTreeMap<String, usize> = Default::default();
+        for captures in pattern.captures_iter(text) {
+            if let Some(name) = captures.get(1) {
+                *found.entry(name.as_str().to_string()).or_default() += 1;
+            }
+        }
+        found
+    };
+    let before = count(base);
+    count(head)
+        .into_iter()
+        .filter(|(name, times)| {
+            !local_helpers.contains(name)
+                && !defines(head, name)
+                && !matches!(name.as_str(), "test" | "it" | "describe")
+                && *times > before.get(name).copied().unwrap_or(0)
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Whether `text` defines a function or constant `name` itself.
+fn defines(text: &str, name: &str) -> bool {
+    ["function ", "function* ", "const ", "let ", "var "]
+        .iter()
+        .any(|keyword| {
+            text.match_indices(&format!("{keyword}{name}"))
+                .any(|(index, found)| {
+                    !text[index + found.len()..]
+                        .starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$')
+                })
+        })
+}
+
 /// Whether a test call passes `name` as an argument (an ava macro: `test('t', name, 1)`).
 fn passes_by_name(body: &str, name: &str) -> bool {
     body.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
@@ -194,26 +256,41 @@ fn passes_by_name(body: &str, name: &str) -> bool {
 /// assertions, handed to [`moved_between_files`].
 struct Travellers {
     family: &'static str,
-    departed: Vec<(Test, Vec<Assertion>)>,
-    arrived: Vec<(Test, Vec<Assertion>)>,
+    departed: Vec<Traveller>,
+    arrived: Vec<Traveller>,
+    /// Same-file helpers with assertions on the side the travellers were read from.
+    helpers: Vec<String>,
+}
+
+/// One test that left or arrived, with its assertions and its source text.
+struct Traveller {
+    test: Test,
+    assertions: Vec<Assertion>,
+    text: String,
 }
 
 fn with_assertions(
     context: &FileContext<'_>,
     side: Side,
     tests: &[&Test],
-) -> Vec<(Test, Vec<Assertion>)> {
+) -> (Vec<Traveller>, Vec<String>) {
     if tests.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
-    let mut found = assertions::by_test(context, side, tests);
-    tests
+    let (mut found, helpers) = assertions::by_test(context, side, tests);
+    let source = context.side(side).map_or("", |text| text.text);
+    let travellers = tests
         .iter()
-        .map(|test| {
-            let list = found.remove(&test.key).unwrap_or_default();
-            ((*test).clone(), list)
+        .map(|test| Traveller {
+            test: (*test).clone(),
+            assertions: found.remove(&test.key).unwrap_or_default(),
+            text: source
+                .get(test.byte_range.clone())
+                .unwrap_or_default()
+                .to_string(),
         })
-        .collect()
+        .collect();
+    (travellers, helpers)
 }
 
 /// A test that left one file and arrived in another under the same identity is compared like a
@@ -228,23 +305,23 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
         .filter_map(|(index, handoff)| Some((*index, handoff.downcast_ref::<Travellers>()?)))
         .collect();
     for (from, gone_from) in &travellers {
-        for (old, before) in &gone_from.departed {
-            let arrivals: Vec<(usize, &Test, &Vec<Assertion>)> = travellers
+        for old in &gone_from.departed {
+            let arrivals: Vec<(usize, &Traveller, &Travellers)> = travellers
                 .iter()
                 .filter(|(to, came_to)| to != from && came_to.family == gone_from.family)
                 .flat_map(|(to, came_to)| {
                     came_to
                         .arrived
                         .iter()
-                        .map(move |(test, list)| (*to, test, list))
+                        .map(move |traveller| (*to, traveller, *came_to))
                 })
                 .collect();
             // Only the same identity: a test renamed while it moves is a deletion by
             // `deleted-test`'s cross-file rule, and the two rules must not disagree.
-            let mut found = arrivals
-                .iter()
-                .filter(|(_, new, _)| new.key == old.key && carries_on(old, new));
-            let (Some((to, new, after)), None) = (found.next(), found.next()) else {
+            let mut found = arrivals.iter().filter(|(_, new, _)| {
+                new.test.key == old.test.key && carries_on(&old.test, &new.test)
+            });
+            let (Some((to, new, came_to)), None) = (found.next(), found.next()) else {
                 continue;
             };
             let path = input
@@ -252,8 +329,9 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 .get(*to)
                 .map(|pair| pair.path())
                 .unwrap_or_default();
-            let label = format!("`{}` (moved to `{path}`)", new.key);
-            if let Some(candidate) = compare(&label, before, after) {
+            let label = format!("`{}` (moved to `{path}`)", new.test.key);
+            let before = without_helpers_moved_away(&old.assertions, &came_to.helpers, &new.text);
+            if let Some(candidate) = compare(&label, &before, &new.assertions) {
                 let index = if candidate.side == Side::Base {
                     *from
                 } else {
@@ -262,7 +340,7 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 out.candidates.push((
                     index,
                     Candidate {
-                        key: old.key.clone(),
+                        key: old.test.key.clone(),
                         ..candidate
                     },
                 ));
@@ -562,5 +640,24 @@ fn plural(count: usize) -> &'static str {
         "assertion"
     } else {
         "assertions"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delegations_are_new_calls_handing_t_to_functions_from_elsewhere() {
+        let base = "const check = async (t, m) => {\n  await t.throwsAsync(m());\n};";
+        let head = "import {runError} from './helpers.js';\nconst check = async (t, m) => {\n  await runError(t, m);\n  setup(t);\n};\nfunction setup(t) {}";
+        assert_eq!(
+            new_delegations(base, head, &[]),
+            vec!["runError".to_string()]
+        );
+        // Already delegated in base, a local helper, or a method of `t`: nothing new.
+        assert!(new_delegations(head, head, &[]).is_empty());
+        assert!(new_delegations(base, head, &["runError".to_string()]).is_empty());
+        assert!(new_delegations("", "t.is(t, 1); obj.run(t);", &[]).is_empty());
     }
 }

@@ -67,17 +67,9 @@ pub struct Assertion {
     pub line: u32,
 }
 
-/// Assertions per test key (cases of one test share them), for the collected tests given.
+/// Assertions per test key (cases of one test share them), for the collected tests given, and
+/// the names of the same-file helpers whose assertions were counted.
 pub fn by_test(
-    context: &FileContext<'_>,
-    side: Side,
-    tests: &[&Test],
-) -> HashMap<String, Vec<Assertion>> {
-    by_test_with_helpers(context, side, tests).0
-}
-
-/// [`by_test`], and the names of the same-file helpers whose assertions were counted.
-pub fn by_test_with_helpers(
     context: &FileContext<'_>,
     side: Side,
     tests: &[&Test],
