@@ -519,9 +519,14 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     let mut head_line: Option<u32> = None;
     // `const error = await t.throwsAsync(fn); t.true(error.message.includes(..))`: the message
     // pinned by a separate check on the returned error instead of inside the raise check.
-    let message_checked = added
-        .iter()
-        .any(|a| a.family == Family::Check && a.strength >= 1 && a.norm.contains(".message"));
+    // Also destructured: `const {message} = await t.throwsAsync(fn); t.true(message.includes(..))`.
+    let message_checked = added.iter().any(|a| {
+        a.family == Family::Check
+            && a.strength >= 1
+            && [".message", "(message.", "(message,", "(message)"]
+                .iter()
+                .any(|subject| a.norm.contains(subject))
+    });
     let (pairs, left_old, left_new) = pair(&removed, &added);
     for (old, new) in pairs {
         let weaker = match old.family {

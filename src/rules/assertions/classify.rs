@@ -394,6 +394,11 @@ fn context(norm: &str, assertion: &mut Assertion) {
             } else if expectation.starts_with('/')
                 || (expectation.starts_with('{') && expectation.contains("message:"))
                 || expectation.starts_with("newError(")
+                // A named expectation (`maxBufferMessage`) may pin anything: read as the
+                // strongest, so moving an expectation into a constant is not a loosening.
+                || expectation
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
             {
                 3
             } else {
@@ -601,6 +606,8 @@ mod tests {
         );
         assert_eq!(t("t.throws(() => f())").strength, 1);
         assert_eq!(t("t.throwsAsync(f, /bad/)").strength, 3);
+        assert_eq!(t("t.throwsAsync(f, maxBufferMessage)").strength, 3);
+        assert_eq!(t("t.throws(f, {instanceOf: TypeError})").strength, 2);
         assert_eq!(
             classify("t.plan(3)", "count", Language::JavaScript, 1).count,
             Some(3)
