@@ -51,8 +51,15 @@ declare_rule! {
     ///
     /// `expect(total).toBe(42)` → `expect(total).toBeDefined()`;
     /// `pytest.approx(x, rel=1e-6)` → `pytest.approx(x, rel=1e-2)`.
+    /// A count drop in a JavaScript file that newly hands the test context to a function not
+    /// defined in the file (`await runError(t, ..)`, where ava/tap helpers run their own
+    /// assertions) is a warning that names the function.
     /// ## Not flagged
-    /// - Assertions moved into a helper that the test still calls.
+    /// - Assertions moved into a helper that the test still calls, also when the helper moves
+    ///   from the test's file to a shared module.
+    /// - A raise check replaced by checks on the returned error's message
+    ///   (`const {message} = await t.throwsAsync(p); t.true(message.includes(..))`), or whose
+    ///   expectation moved into a constant (`t.throwsAsync(p, maxBufferError)`).
     /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`);
     ///   `t.is` → `t.deepEqual`; a tolerance tightened; `toHaveBeenCalled()` →
     ///   `toHaveBeenCalledWith(..)`.
