@@ -41,6 +41,10 @@ declare_rule! {
     /// - A test moved to another changed file (same suite path and name), a test file renamed
     ///   within the runner's patterns, a whole suite moved between files.
     /// - A test renamed with an unchanged or near-identical body (a rename, not a deletion).
+    /// - A test renamed in place while its body is rewritten: between the same surviving
+    ///   neighbours as many tests arrived as left, and the one in its place shares half of its
+    ///   name's words or two-thirds of its code. `weakened-assertion` then compares the two, so
+    ///   a rename that guts the test is still reported.
     /// - Parametrize rows reordered, or a row edited in place (the table keeps its size).
     /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`), and a
     ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
@@ -155,7 +159,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Some(target) => removed_rows(&cases, &target, &head_collected),
                 None => whole_missing(context, language, &test.whole(), &head, &fresh),
             }
-        } else if head_ids.contains(test.id.as_str()) {
+        } else if head_ids.contains(test.id.as_str())
+            || inventory::in_place_successor(test, &base, &head_collected).is_some()
+        {
             None
         } else {
             whole_missing(context, language, test, &head, &fresh)

@@ -101,6 +101,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     // (base test, head key): the same identity, or the test it was renamed to (so a rename
     // does not hide a weakening; merges into an existing test are compared there). Base tests
     // with neither left the file: deleted, or moved to another file (judged across files).
+    let collected = |tests: &[Test]| -> Vec<Test> {
+        tests
+            .iter()
+            .filter(|test| test.collected())
+            .cloned()
+            .collect()
+    };
+    let (base_collected, head_collected) = (collected(&base_tests), collected(&head_tests));
     let mut pairs: Vec<(&Test, String)> = Vec::new();
     let mut departed: Vec<&Test> = Vec::new();
     for test in base_tests.iter().filter(|test| test.collected()) {
@@ -112,6 +120,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         if head_keys.contains(test.key.as_str()) {
             pairs.push((test, test.key.clone()));
         } else if let Some(next) = inventory::successor(test, &head_tests, &base_keys)
+            .or_else(|| inventory::in_place_successor(test, &base_collected, &head_collected))
             && !base_keys.contains(&next.key.as_str())
         {
             pairs.push((test, next.key.clone()));
@@ -487,6 +496,45 @@ fn pair<'a>(
     (pairs, left_old, left_new)
 }
 
+/// Whether `whole` pins the entire value that `part` checked a field of: field checks folded
+/// into one snapshot or whole-object comparison (`expect(r.problems[0].code).toBe("x")` into
+/// `expect(r.problems[0]).toMatchInlineSnapshot(..)` or `expect(r).toEqual({..})`).
+fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
+    const WHOLE_VALUE: &[&str] = &[
+        ".toEqual(",
+        ".toStrictEqual(",
+        ".toMatchInlineSnapshot(",
+        ".toMatchSnapshot(",
+        ".toMatchObject(",
+    ];
+    let subject = |norm: &str| -> Option<(String, String)> {
+        let rest = norm.strip_prefix("expect(")?;
+        let mut depth = 1usize;
+        for (index, c) in rest.char_indices() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some((rest[..index].to_string(), rest[index + 1..].to_string()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    let (Some((outer, matcher)), Some((inner, _))) = (subject(&whole.norm), subject(&part.norm))
+    else {
+        return false;
+    };
+    whole.strength >= 2
+        && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name))
+        && inner.len() > outer.len()
+        && inner.starts_with(&outer)
+        && inner[outer.len()..].starts_with(['.', '['])
+}
+
 /// What a removed check on an error (`result.exception`, `exit_code`) is, when the change
 /// replaced result inspection by a raise check (`pytest.raises(.., match=..)`).
 fn about_errors(assertion: &Assertion) -> bool {
@@ -586,6 +634,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     let mut unpaired: Vec<&Assertion> = left_old
         .into_iter()
         .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
+        .filter(|a| !after.iter().any(|whole| pins_whole_value_of(whole, a)))
         .collect();
     // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
     // check is reported unless new checks read the error's message instead

@@ -387,6 +387,79 @@ pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option
         .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
 }
 
+/// The head test that took `old`'s place: `old` left and, between the same surviving
+/// neighbours, exactly as many new tests arrived as old ones left, the one at `old`'s rank
+/// sharing half of its name's words or two-thirds of its code. A test renamed in place while its body
+/// is rewritten (an API migration, updated expectations) is not a deletion; a swap for an
+/// unrelated test (another name, other code) still is. `base` and `head` are the collected
+/// tests of one file, in document order.
+pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Option<&'h Test> {
+    let keys = |tests: &[Test]| -> Vec<String> {
+        let mut keys: Vec<String> = Vec::new();
+        for test in tests {
+            if !keys.contains(&test.key) {
+                keys.push(test.key.clone());
+            }
+        }
+        keys
+    };
+    let (base_keys, head_keys) = (keys(base), keys(head));
+    let survives = |key: &String| base_keys.contains(key) && head_keys.contains(key);
+    let rank = base_keys.iter().position(|key| *key == old.key)?;
+    let previous = base_keys[..rank].iter().rev().find(|key| survives(key));
+    let next = base_keys[rank + 1..].iter().find(|key| survives(key));
+    let between = |keys: &[String]| -> Option<(usize, usize)> {
+        let start = match previous {
+            Some(key) => keys.iter().position(|other| other == key)? + 1,
+            None => 0,
+        };
+        let end = match next {
+            Some(key) => keys.iter().position(|other| other == key)?,
+            None => keys.len(),
+        };
+        (start <= end).then_some((start, end))
+    };
+    let (base_start, base_end) = between(&base_keys)?;
+    let (head_start, head_end) = between(&head_keys)?;
+    let gone: Vec<&String> = base_keys[base_start..base_end]
+        .iter()
+        .filter(|key| !head_keys.contains(key))
+        .collect();
+    let arrived: Vec<&String> = head_keys[head_start..head_end]
+        .iter()
+        .filter(|key| !base_keys.contains(key))
+        .collect();
+    if gone.len() != arrived.len() {
+        return None;
+    }
+    let index = gone.iter().position(|key| **key == old.key)?;
+    let new = head.iter().find(|test| test.key == *arrived[index])?;
+    let words = |key: &str| -> Vec<String> {
+        key.rsplit(KEY_SEPARATOR)
+            .next()
+            .unwrap_or(key)
+            .split(|c: char| !c.is_alphanumeric())
+            .map(str::to_lowercase)
+            .filter(|word| !word.is_empty() && word != "test")
+            .collect()
+    };
+    let (old_words, mut new_words) = (words(&old.key), words(&new.key));
+    let total = old_words.len() + new_words.len();
+    let mut shared = 0;
+    for word in &old_words {
+        if let Some(index) = new_words.iter().position(|other| other == word) {
+            new_words.swap_remove(index);
+            shared += 1;
+        }
+    }
+    let alike_names = total > 0 && dice_at_least(shared, total, 50);
+    // Short tests share boilerplate (`async t =>`, `await`, the module under test): code alone
+    // must be two-thirds alike.
+    let alike_code = token_overlap(&old.body, &new.body)
+        .is_some_and(|(shared, total)| dice_at_least(shared, total, 67));
+    (alike_names || alike_code).then_some(new)
+}
+
 /// Whether `new` is the same test as `old` under another name: the bodies are equal, share
 /// at least 80 % of their tokens (Dice coefficient; identifiers and literals, so a renamed
 /// variable or an added `repr()` does not break it), or `new` holds the lines of `old`
