@@ -42,9 +42,10 @@ declare_rule! {
     ///   within the runner's patterns, a whole suite moved between files.
     /// - A test renamed with an unchanged or near-identical body (a rename, not a deletion).
     /// - A test renamed in place while its body is rewritten: between the same surviving
-    ///   neighbours as many tests arrived as left, and the one in its place shares half of its
-    ///   name's words or two-thirds of its code. `weakened-assertion` then compares the two, so
-    ///   a rename that guts the test is still reported.
+    ///   neighbours, the new test most like it (half of the name's words and two-fifths of the
+    ///   code, or two-thirds of the code), when it is also the old test most like the new one.
+    ///   `weakened-assertion` then compares the two, so a rename that guts the test is still
+    ///   reported.
     /// - Parametrize rows reordered, or a row edited in place (the table keeps its size).
     /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`), and a
     ///   `#[cfg(test)]` removed from a module with a body (its tests still run under

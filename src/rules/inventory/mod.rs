@@ -387,12 +387,12 @@ pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option
         .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
 }
 
-/// The head test that took `old`'s place: `old` left and, between the same surviving
-/// neighbours, exactly as many new tests arrived as old ones left, the one at `old`'s rank
-/// sharing half of its name's words or two-thirds of its code. A test renamed in place while its body
-/// is rewritten (an API migration, updated expectations) is not a deletion; a swap for an
-/// unrelated test (another name, other code) still is. `base` and `head` are the collected
-/// tests of one file, in document order.
+/// The head test that took `old`'s place: between the same surviving neighbours, a new test
+/// alike in name and code (see `in_place_likeness`), and the
+/// closest match for `old` while `old` is the closest match for it. A test renamed in place
+/// while its body is rewritten (an API migration, updated expectations) is not a deletion, even
+/// when other tests around it were deleted; a swap for an unrelated test (another name, other
+/// code) still is. `base` and `head` are the collected tests of one file, in document order.
 pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Option<&'h Test> {
     let keys = |tests: &[Test]| -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
@@ -421,19 +421,35 @@ pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Op
     };
     let (base_start, base_end) = between(&base_keys)?;
     let (head_start, head_end) = between(&head_keys)?;
-    let gone: Vec<&String> = base_keys[base_start..base_end]
+    let whole = |tests: &'h [Test], key: &String| tests.iter().find(|test| test.key == *key);
+    let gone: Vec<&Test> = base_keys[base_start..base_end]
         .iter()
         .filter(|key| !head_keys.contains(key))
+        .filter_map(|key| base.iter().find(|test| test.key == *key))
         .collect();
-    let arrived: Vec<&String> = head_keys[head_start..head_end]
+    let arrived: Vec<&'h Test> = head_keys[head_start..head_end]
         .iter()
         .filter(|key| !base_keys.contains(key))
+        .filter_map(|key| whole(head, key))
         .collect();
-    if gone.len() != arrived.len() {
-        return None;
-    }
-    let index = gone.iter().position(|key| **key == old.key)?;
-    let new = head.iter().find(|test| test.key == *arrived[index])?;
+    let best_for_old = arrived
+        .iter()
+        .filter_map(|new| Some((in_place_likeness(old, new)?, *new)))
+        .max_by_key(|(score, _)| *score)?
+        .1;
+    let best_for_new = gone
+        .iter()
+        .filter_map(|other| Some((in_place_likeness(other, best_for_old)?, *other)))
+        .max_by_key(|(score, _)| *score)?
+        .1;
+    (best_for_new.key == old.key).then_some(best_for_old)
+}
+
+/// How alike two tests are, in thousandths of the better of name-word and code-token Dice,
+/// when alike enough to be one test renamed in place: half of the name's words (other than
+/// `test`) and two-fifths of the code, or two-thirds of the code (short tests share
+/// boilerplate such as `async t =>`, `await` and the module under test).
+fn in_place_likeness(old: &Test, new: &Test) -> Option<usize> {
     let words = |key: &str| -> Vec<String> {
         key.rsplit(KEY_SEPARATOR)
             .next()
@@ -445,19 +461,21 @@ pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Op
     };
     let (old_words, mut new_words) = (words(&old.key), words(&new.key));
     let total = old_words.len() + new_words.len();
-    let mut shared = 0;
+    let mut shared: usize = 0;
     for word in &old_words {
         if let Some(index) = new_words.iter().position(|other| other == word) {
             new_words.swap_remove(index);
             shared += 1;
         }
     }
-    let alike_names = total > 0 && dice_at_least(shared, total, 50);
-    // Short tests share boilerplate (`async t =>`, `await`, the module under test): code alone
-    // must be two-thirds alike.
-    let alike_code = token_overlap(&old.body, &new.body)
-        .is_some_and(|(shared, total)| dice_at_least(shared, total, 67));
-    (alike_names || alike_code).then_some(new)
+    let names = (shared * 2000).checked_div(total).unwrap_or(0);
+    let code = token_overlap(&old.body, &new.body).map_or(0, |(shared, total)| {
+        (shared * 2000).checked_div(total).unwrap_or(0)
+    });
+    // Names alone are weak evidence where titles are formulaic (`.., buffer false`,
+    // `.., buffer true`): with alike names the code must still be two-fifths alike.
+    let alike = (names >= 500 && code >= 400) || code >= 667;
+    alike.then_some(names.max(code))
 }
 
 /// Whether `new` is the same test as `old` under another name: the bodies are equal, share
