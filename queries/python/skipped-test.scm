@@ -17,6 +17,7 @@
 ;   message    what the marker does, spliced after the test name
 
 ; @pytest.mark.skip / @pytest.mark.skip(reason=...) / @unittest.skip("...")
+; when: skip
 ((decorated_definition
    (decorator [(attribute) @_marker (call function: (_) @_marker)]) @finding
    definition: [(function_definition name: (identifier) @key) (class_definition name: (identifier) @key)])
@@ -25,6 +26,7 @@
  (#set! message "skipped by `{text}`"))
 
 ; @pytest.mark.skipif(condition, reason=...) / @unittest.skipIf(condition, "...")
+; when: skipif skipIf
 ((decorated_definition
    (decorator (call function: (_) @_marker arguments: (argument_list . (_) @condition))) @finding
    definition: [(function_definition name: (identifier) @key) (class_definition name: (identifier) @key)])
@@ -34,6 +36,7 @@
  (#set! message "skipped by `{text}`"))
 
 ; @unittest.skipUnless(condition, "...")
+; when: skipUnless
 ((decorated_definition
    (decorator (call function: (_) @_marker arguments: (argument_list . (_) @condition))) @finding
    definition: [(function_definition name: (identifier) @key) (class_definition name: (identifier) @key)])
@@ -43,6 +46,7 @@
  (#set! message "skipped by `{text}`"))
 
 ; @pytest.mark.xfail / @pytest.mark.xfail(reason=...) (a condition, when given, is judged)
+; when: xfail
 ((decorated_definition
    (decorator [(attribute) @_marker (call function: (_) @_marker)]) @finding
    definition: [(function_definition name: (identifier) @key) (class_definition name: (identifier) @key)])
@@ -50,6 +54,7 @@
  (#set! kind "decorator")
  (#set! message "marked as an expected failure (`xfail`), so its failure no longer fails the run"))
 
+; when: xfail
 ((decorated_definition
    (decorator (call function: (_) @_marker arguments: (argument_list . (_) @condition))) @finding
    definition: [(function_definition name: (identifier) @key) (class_definition name: (identifier) @key)])
@@ -59,6 +64,7 @@
  (#set! message "marked as an expected failure (`xfail`), so its failure no longer fails the run"))
 
 ; @unittest.expectedFailure
+; when: expectedFailure
 ((decorated_definition
    (decorator [(attribute) (identifier)] @_marker) @finding
    definition: (function_definition name: (identifier) @key))
@@ -67,6 +73,7 @@
  (#set! message "marked `@expectedFailure`, so its failure no longer fails the run"))
 
 ; pytest.skip("...") / pytest.xfail("...") inside a test
+; when: skip xfail
 ((call
    function: (attribute object: (identifier) @_module attribute: (identifier) @_function)) @finding
  (#eq? @_module "pytest")
@@ -75,6 +82,7 @@
  (#set! message "skipped by `{text}`"))
 
 ; pytest.importorskip("module"): skips when the import fails, which an agent can arrange
+; when: importorskip
 ((call
    function: (attribute object: (identifier) @_module attribute: (identifier) @_function)) @finding
  (#eq? @_module "pytest")
@@ -84,6 +92,7 @@
  (#set! message "skipped when an import fails (`pytest.importorskip`)"))
 
 ; self.skipTest("...")
+; when: skipTest
 ((call
    function: (attribute object: (identifier) @_self attribute: (identifier) @_function)) @finding
  (#eq? @_self "self")
@@ -92,6 +101,7 @@
  (#set! message "skipped by `self.skipTest()`"))
 
 ; raise unittest.SkipTest("...") / raise SkipTest
+; when: SkipTest
 ((raise_statement
    [(call function: (_) @_exception) (identifier) @_exception (attribute) @_exception]) @finding
  (#match? @_exception "(^|\\.)SkipTest$")
@@ -99,6 +109,7 @@
  (#set! message "skipped by raising `SkipTest`"))
 
 ; pytestmark = pytest.mark.skip / [pytest.mark.xfail(...)] at module or class level
+; when: pytestmark
 ((expression_statement
    (assignment left: (identifier) @_name right: (_) @_value)) @finding
  (#eq? @_name "pytestmark")
@@ -106,6 +117,7 @@
  (#set! kind "module")
  (#set! message "skipped by `pytestmark`"))
 
+; when: pytestmark
 ((expression_statement
    (assignment left: (identifier) @_name right: (_) @_value)) @finding
  (#eq? @_name "pytestmark")
@@ -115,6 +127,7 @@
  (#set! message "skipped under a condition by `pytestmark`"))
 
 ; __test__ = False takes a module or class out of collection
+; when: __test__
 ((expression_statement
    (assignment left: (identifier) @_name right: (false))) @finding
  (#eq? @_name "__test__")

@@ -14,6 +14,7 @@
 ;   condition  skip-when-false: the item is compiled out when the predicate is false
 ;   message    what the attribute does, spliced after the item name
 
+; when: ignore
 ((attribute_item (attribute (identifier) @_name)) @finding
  .
  [(attribute_item) (line_comment) (block_comment)]*
@@ -23,6 +24,7 @@
  (#set! kind "attribute")
  (#set! message "skipped with `#[ignore]`"))
 
+; when: cfg
 ((attribute_item (attribute (identifier) @_name arguments: (token_tree) @condition)) @finding
  .
  [(attribute_item) (line_comment) (block_comment)]*
@@ -33,6 +35,7 @@
  (#set! condition "skip-when-false")
  (#set! message "compiled out by an always-false `cfg`"))
 
+; when: cfg
 ((inner_attribute_item (attribute (identifier) @_name arguments: (token_tree) @condition)) @finding
  (#eq? @_name "cfg")
  (#set! kind "attribute")

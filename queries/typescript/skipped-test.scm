@@ -23,6 +23,7 @@
 ; Declarations: describe.skip("title", fn), it.fixme(..), test.concurrent.skip(..),
 ; test.describe.skip(..), it["skip"](..), xit(..), xdescribe(..), and their `.each` forms
 ; (it.skip.each(table)("title", fn), xit.each`table`(..)); the title may be missing or computed.
+; when: skip fixme xit xtest xdescribe xcontext xspecify xsuite
 ((call_expression
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string) (identifier) (member_expression) (binary_expression) (call_expression)]? @key))
@@ -32,6 +33,7 @@
 
 ; Expected failures: ava/jest `test.failing(..)`, vitest `test.fails(..)`: the test still runs,
 ; but its failure no longer fails the run (like pytest's xfail).
+; when: .failing .fails
 ((call_expression
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string)]? @key))
@@ -41,6 +43,7 @@
  (#set! message "marked as an expected failure (`{text}`), so its failure no longer fails the run"))
 
 ; it.todo("title"): a pending placeholder; the rule reports it only where base had that test
+; when: .todo
 ((call_expression
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string)] @key))
@@ -49,6 +52,7 @@
  (#set! kind "todo"))
 
 ; vitest: it.skipIf(condition)("title", fn)
+; when: .skipIf
 ((call_expression
    function: (call_expression
      function: (_) @_callee
@@ -60,6 +64,7 @@
  (#set! condition "skip-when-true"))
 
 ; vitest: it.runIf(condition)("title", fn)
+; when: .runIf
 ((call_expression
    function: (call_expression
      function: (_) @_callee
@@ -71,6 +76,7 @@
  (#set! condition "skip-when-false"))
 
 ; node:test: it("title", { skip: true }, fn), test("title", { todo: "later" })
+; when: skip todo
 ((call_expression
    function: (_) @_callee
    arguments: (arguments
@@ -84,6 +90,7 @@
  (#set! message "skipped by its `skip`/`todo` option"))
 
 ; playwright inside a test or describe: test.skip(), test.fixme(condition, "reason")
+; when: test.skip test.fixme
 ((call_expression
    function: (_) @_callee
    arguments: (arguments) @_arguments)
@@ -92,6 +99,7 @@
  (#eq? @_arguments "()")
  (#set! kind "in-body"))
 
+; when: test.skip test.fixme
 ((call_expression
    function: (_) @_callee
    arguments: (arguments . [(true) (false) (arrow_function) (function_expression) (identifier) (member_expression) (binary_expression) (unary_expression) (call_expression) (parenthesized_expression) (number)] @condition . [(string) (template_string)]? .))
@@ -101,6 +109,7 @@
  (#set! condition "skip-when-true"))
 
 ; mocha this.skip(); node:test and vitest contexts: t.skip(), ctx.skip("reason")
+; when: .skip .todo
 ((call_expression
    function: (_) @_callee
    arguments: (arguments) @_arguments)
@@ -110,6 +119,7 @@
  (#set! kind "in-body"))
 
 ; jasmine: pending("reason") as a statement (not `expect(pending())` of some other library)
+; when: pending
 (expression_statement
   (call_expression
     function: (identifier) @_function

@@ -5,6 +5,12 @@
 //! the table or an entry has no file; another compiles every query against its grammar and checks
 //! its captures against the vocabulary in [`CAPTURES`]. Only after those tests is the `expect` in
 //! [`compiled`] acceptable: an embedded query that fails to compile is a build defect.
+//!
+//! Compiling costs milliseconds per pattern on large grammars, and the gate compiles once per
+//! run, so it compiles only what a change may need: a query whose `; prefilter:` words occur in
+//! no text is not compiled, and a pattern preceded by `; when: WORDS` is left out unless some
+//! text of that language holds one of the words. `tests::when_words_never_drop_a_match_on_the_fixtures`
+//! checks on every fixture file that the selection finds what the whole query finds.
 
 mod table;
 
@@ -114,19 +120,23 @@ pub enum QueryLoadError {
 
 /// Compiles and validates one embedded query.
 pub fn compile(source: &QuerySource) -> Result<CompiledQuery, QueryLoadError> {
+    compile_text(source, source.text)
+}
+
+/// Compiles `text`, which is `source`'s text or a selection of its patterns.
+fn compile_text(source: &QuerySource, text: &str) -> Result<CompiledQuery, QueryLoadError> {
     let language = source.language.name();
     let vocabulary = |message: String| QueryLoadError::Vocabulary {
         language,
         name: source.name,
         message,
     };
-    let query = Query::new(&source.language.grammar(), source.text).map_err(|error| {
-        QueryLoadError::Syntax {
+    let query =
+        Query::new(&source.language.grammar(), text).map_err(|error| QueryLoadError::Syntax {
             language,
             name: source.name,
             message: error.to_string(),
-        }
-    })?;
+        })?;
     for name in query.capture_names() {
         let known = name.starts_with('_')
             || name.starts_with("message.")
@@ -189,6 +199,138 @@ pub fn compiled(language: Language, name: &str) -> Option<&'static CompiledQuery
     }))
 }
 
+/// The query `name` for `language` with only the patterns `mask` selects (bit `i` = the
+/// file's `i`-th pattern; see [`patterns`]); `None` when no such file exists or no pattern is
+/// selected. Each selection is compiled once per process.
+pub fn compiled_selection(
+    language: Language,
+    name: &str,
+    mask: u64,
+) -> Option<&'static CompiledQuery> {
+    type Selections = HashMap<(usize, u64), &'static OnceLock<Option<CompiledQuery>>>;
+    static SELECTIONS: OnceLock<std::sync::Mutex<Selections>> = OnceLock::new();
+    let index = QUERY_SOURCES
+        .iter()
+        .position(|source| source.language == language && source.name == name)?;
+    let source = &QUERY_SOURCES[index];
+    let chunks = patterns(source.text);
+    let all = all_patterns(chunks.len());
+    if mask & all == all {
+        return compiled(language, name);
+    }
+    if mask & all == 0 {
+        return None;
+    }
+    // The lock only hands out the slot; compiling happens outside it, so queries still compile
+    // in parallel.
+    let slot = {
+        let mut selections = SELECTIONS
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *selections
+            .entry((index, mask & all))
+            .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
+    };
+    slot.get_or_init(|| {
+        let text: String = chunks
+            .iter()
+            .enumerate()
+            .filter(|(bit, _)| mask & (1 << bit) != 0)
+            .map(|(_, chunk)| chunk.text)
+            .collect();
+        compile_text(source, &text).ok()
+    })
+    .as_ref()
+}
+
+/// A mask selecting the first `count` patterns.
+fn all_patterns(count: usize) -> u64 {
+    if count >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << count) - 1
+    }
+}
+
+/// One pattern of a query file with the comments before it.
+#[derive(Debug)]
+pub struct Pattern {
+    /// The pattern's text, with its leading comments (the first also holds the file header).
+    pub text: &'static str,
+    /// Words from a `; when:` comment: the pattern can only match in a text holding one of
+    /// them, so it is compiled only when some text of the change does.
+    pub when: Option<Vec<&'static str>>,
+}
+
+/// The patterns of a query file, in order. A pattern starts where a parenthesis or bracket
+/// opens at the top level (strings and comments skipped) and owns the comment lines right
+/// before it; it runs to the next pattern, so trailing captures (`(comment) @finding`) stay
+/// with it.
+pub fn patterns(text: &'static str) -> Vec<Pattern> {
+    let mut starts = Vec::new();
+    let mut depth = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        match c {
+            ';' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
+            '"' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '(' | '[' => {
+                if depth == 0 {
+                    starts.push(index);
+                }
+                depth += 1;
+            }
+            ')' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    // Each pattern after the first also owns the comment lines right above it.
+    let mut bounds: Vec<usize> = starts
+        .iter()
+        .skip(1)
+        .map(|start| {
+            let mut bound = text[..*start].rfind('\n').map_or(0, |newline| newline + 1);
+            while bound > 0 {
+                let previous = text[..bound - 1]
+                    .rfind('\n')
+                    .map_or(0, |newline| newline + 1);
+                if text[previous..bound].trim_start().starts_with(';') {
+                    bound = previous;
+                } else {
+                    break;
+                }
+            }
+            bound
+        })
+        .collect();
+    bounds.insert(0, 0);
+    bounds.push(text.len());
+    bounds
+        .windows(2)
+        .filter(|_| !starts.is_empty())
+        .map(|window| {
+            let chunk = &text[window[0]..window[1]];
+            let when = chunk
+                .lines()
+                .filter_map(|line| line.trim().strip_prefix("; when:"))
+                .map(|words| words.split_whitespace().collect())
+                .next();
+            Pattern { text: chunk, when }
+        })
+        .collect()
+}
+
 /// Words of which at least one must occur for the query `name` to match, from the file's
 /// `; prefilter:` header line (in the text itself) or `; prefilter-change:` line (in any text
 /// of the language family in the change, ignoring ASCII case: for queries whose matches in one
@@ -223,11 +365,15 @@ pub enum PrefilterScope {
     Change,
 }
 
-/// Which queries a change may need, decided once from all its texts.
+/// Which queries, and which of their patterns, a change may need, decided once from all its
+/// texts.
 #[derive(Debug, Default)]
 pub struct Prefilters {
     /// (language, query) pairs with a change-wide prefilter that some text satisfied.
     change_wide: Vec<(Language, &'static str)>,
+    /// (language, query, mask) for queries with `; when:` patterns: the patterns some text of
+    /// that language may match. Queries not listed compile whole.
+    selections: Vec<(Language, &'static str, u64)>,
 }
 
 impl Prefilters {
@@ -252,7 +398,44 @@ impl Prefilters {
             })
             .map(|source| (source.language, source.name))
             .collect();
-        Prefilters { change_wide }
+        let selections = QUERY_SOURCES
+            .iter()
+            .filter_map(|source| {
+                let chunks = patterns(source.text);
+                if chunks.iter().all(|chunk| chunk.when.is_none()) {
+                    return None;
+                }
+                let mut mask = 0u64;
+                for (bit, chunk) in chunks.iter().enumerate().take(64) {
+                    let needed = chunk.when.as_ref().is_none_or(|words| {
+                        texts.iter().any(|(language, text)| {
+                            *language == source.language
+                                && words.iter().any(|word| text.contains(word))
+                        })
+                    });
+                    if needed {
+                        mask |= 1 << bit;
+                    }
+                }
+                Some((source.language, source.name, mask))
+            })
+            .collect();
+        Prefilters {
+            change_wide,
+            selections,
+        }
+    }
+
+    /// The compiled query `name` for `language`, with the patterns this change may need.
+    pub fn compiled(&self, language: Language, name: &str) -> Option<&'static CompiledQuery> {
+        match self
+            .selections
+            .iter()
+            .find(|(known, known_name, _)| *known == language && *known_name == name)
+        {
+            Some((_, _, mask)) => compiled_selection(language, name, *mask),
+            None => compiled(language, name),
+        }
     }
 
     /// Whether the query `name` may match in `text` (of `language`) by its prefilter.
@@ -291,7 +474,7 @@ pub fn warm(texts: &[(Language, &str)], prefilters: &Prefilters) {
         })
         .collect();
     needed.par_iter().for_each(|source| {
-        let _ = compiled(source.language, source.name);
+        let _ = prefilters.compiled(source.language, source.name);
     });
 }
 

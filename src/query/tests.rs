@@ -191,3 +191,113 @@ fn change_wide_prefilters_look_at_every_text_of_the_family_ignoring_case() {
     // Queries without a prefilter always run.
     assert!(quiet.may_match(Language::TypeScript, "tests", ""));
 }
+
+#[test]
+fn patterns_cut_every_query_into_its_compiled_patterns() {
+    for source in QUERY_SOURCES {
+        let chunks = patterns(source.text);
+        let whole = compile(source).unwrap();
+        assert_eq!(
+            chunks.len(),
+            whole.query.pattern_count(),
+            "{}/{}",
+            source.language.name(),
+            source.name
+        );
+        assert!(
+            chunks.len() <= 64,
+            "{}/{}: masks hold 64 patterns",
+            source.language.name(),
+            source.name
+        );
+        let joined: String = chunks.iter().map(|chunk| chunk.text).collect();
+        let rest = &source.text[joined.len()..];
+        assert!(source.text.starts_with(&joined));
+        assert!(
+            rest.lines()
+                .all(|line| line.trim().is_empty() || line.trim_start().starts_with(';')),
+            "{}/{}: text after the last pattern: {rest:?}",
+            source.language.name(),
+            source.name
+        );
+        // Each pattern compiles alone, with the file header's vocabulary checks.
+        for bit in 0..chunks.len() {
+            assert!(
+                compiled_selection(source.language, source.name, 1 << bit).is_some(),
+                "{}/{} pattern {bit}",
+                source.language.name(),
+                source.name
+            );
+        }
+    }
+}
+
+/// Every fixture file of the language, both sides.
+fn fixture_texts(language: Language) -> Vec<String> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut stack = vec![root];
+    let mut out = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if Language::from_path(&path.to_string_lossy()) == Some(language)
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push(text);
+            }
+        }
+    }
+    out
+}
+
+/// A `; when:` word list must be a necessary condition: on every fixture file, the patterns a
+/// file's own words select find exactly what the whole query finds.
+#[test]
+fn when_words_never_drop_a_match_on_the_fixtures() {
+    let summary = |matches: Vec<QueryMatch>| -> Vec<String> {
+        let mut out: Vec<String> = matches
+            .into_iter()
+            .map(|found| {
+                let mut properties: Vec<_> = found.properties.into_iter().collect();
+                properties.sort();
+                format!("{:?} {} {properties:?}", found.byte_range, found.key)
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    for language in Language::ALL {
+        let texts = fixture_texts(language);
+        for source in QUERY_SOURCES
+            .iter()
+            .filter(|source| source.language == language)
+        {
+            if patterns(source.text)
+                .iter()
+                .all(|chunk| chunk.when.is_none())
+            {
+                continue;
+            }
+            let whole = compiled(language, source.name).unwrap();
+            for text in &texts {
+                let prefilters = Prefilters::new(&[(language, text.as_str())]);
+                let Ok(parsed) = crate::lang::parse(language, text.clone()) else {
+                    continue;
+                };
+                let selected = prefilters
+                    .compiled(language, source.name)
+                    .map(|query| run(query, &parsed, language))
+                    .unwrap_or_default();
+                assert_eq!(
+                    summary(selected),
+                    summary(run(whole, &parsed, language)),
+                    "{}/{} on:\n{text}",
+                    language.name(),
+                    source.name
+                );
+            }
+        }
+    }
+}

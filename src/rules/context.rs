@@ -188,7 +188,9 @@ impl<'a> FileContext<'a> {
             _ => false,
         };
         let result = match (self.language, self.parsed(side).filter(|_| may_match)) {
-            (Some(language), Some(parsed)) => query::compiled(language, name)
+            (Some(language), Some(parsed)) => self
+                .prefilters
+                .compiled(language, name)
                 .map(|compiled| query::run(compiled, parsed, language))
                 .unwrap_or_default(),
             _ => Vec::new(),
