@@ -13,22 +13,26 @@
 ((assert_statement) @finding
  (#set! kind "assert"))
 
+; when: self
 ((call
    function: (attribute object: (identifier) @_self attribute: (identifier) @_method)) @finding
  (#eq? @_self "self")
  (#match? @_method "^(assert|fail)")
  (#set! kind "assert"))
 
+; when: pytest
 ((call
    function: (attribute object: (identifier) @_pytest attribute: (identifier) @_name)) @finding
  (#eq? @_pytest "pytest")
  (#any-of? @_name "raises" "warns" "deprecated_call")
  (#set! kind "raises"))
 
+; when: raises warns
 ((call function: (identifier) @_name) @finding
  (#any-of? @_name "raises" "warns")
  (#set! kind "raises"))
 
+; when: assert_ check_ verify_ expect_ ensure_
 ((call
    function: [(identifier) @_name (attribute attribute: (identifier) @_name)]) @finding
  (#match? @_name "^(assert|check|verify|expect|ensure)_")

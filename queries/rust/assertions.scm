@@ -23,10 +23,12 @@
  (#match? @finding "^(debug_|prop_)?assert(_eq|_ne|_matches|_relative_eq|_abs_diff_eq|_ulps_eq|_approx_eq|_snapshot|_debug_snapshot|_display_snapshot|_json_snapshot|_yaml_snapshot)?$")
  (#set! kind "assert"))
 
+; when: should_panic
 ((attribute_item (attribute (identifier) @_name)) @finding
  (#eq? @_name "should_panic")
  (#set! kind "raises"))
 
+; when: assert_ check_ verify_ expect_
 ((call_expression
    function: [
      (identifier) @_name

@@ -16,6 +16,7 @@
  (#set! kind "let-underscore"))
 
 ; expr.ok();
+; when: ok
 ((expression_statement
    (call_expression
      function: (field_expression value: (_) @condition field: (field_identifier) @_method)
@@ -26,6 +27,7 @@
  (#set! kind "ok-statement"))
 
 ; expr.unwrap_or_default(), expr.unwrap_or(..), expr.unwrap_or_else(..)
+; when: unwrap_or
 ((call_expression
    function: (field_expression value: (_) @condition field: (field_identifier) @_method))
  @finding
@@ -33,6 +35,7 @@
  (#set! kind "unwrap-or"))
 
 ; Err(_) => {} / () / continue   (the body is judged in Rust)
+; when: Err
 ((match_arm
    pattern: (match_pattern (tuple_struct_pattern type: (identifier) @_variant)))
  @finding
@@ -44,6 +47,7 @@
  (#set! kind "propagate"))
 
 ; expr.unwrap(), expr.expect("..")
+; when: unwrap expect
 ((call_expression
    function: (field_expression value: (_) @condition field: (field_identifier) @_method))
  @finding

@@ -23,6 +23,7 @@
  (#match? @_callee "^(expect|assert|assert\\.[A-Za-z]+|(assert|check|verify|expect)[A-Z_][A-Za-z0-9_]*|(t|tt)(\\.assert)?\\.(is|not|deepEqual|notDeepEqual|like|regex|notRegex|snapshot|throws|throwsAsync|notThrows|notThrowsAsync|true|false|truthy|falsy|assert|pass|fail|plan|equal|equals|strictEqual|notEqual|notStrictEqual|same|notSame|strictSame|deepStrictEqual|notDeepStrictEqual|match|notMatch|has|hasStrict|ok|notOk|error|ifError|rejects|resolves|doesNotThrow|doesNotReject|type))$")
  (#set! kind "call"))
 
+; when: assertions hasAssertions
 ((call_expression
    function: (member_expression
      object: (identifier) @_expect

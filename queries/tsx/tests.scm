@@ -21,6 +21,7 @@
 
 ; tap and node:test subtests: t.test("title", t => ..) (`tt` in nested tap subtests); the last
 ; argument must be a function, so a RegExp named `t` (`t.test("abc")`) is not a test.
+; when: t.test
 ((call_expression
    function: (member_expression object: (identifier) @_context property: (property_identifier) @_test)
    arguments: (arguments . [(string) (template_string)] @key [(arrow_function) (function_expression)] .))
