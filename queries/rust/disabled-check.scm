@@ -2,6 +2,7 @@
 ; language: rust
 ; matches: lint-level attributes that may silence a lint: `#[allow(..)]`, `#![allow(..)]`,
 ;   `#[expect(..)]`, and `#[cfg_attr(.., allow(..))]`; the Rust side reads the lint list.
+; prefilter: allow expect cfg_attr
 ; captures:
 ;   @finding  required  the attribute item
 ;   @_…       helpers for predicates, ignored by Rust

@@ -252,8 +252,9 @@ fn fixture_texts(language: Language) -> Vec<String> {
     out
 }
 
-/// A `; when:` word list must be a necessary condition: on every fixture file, the patterns a
-/// file's own words select find exactly what the whole query finds.
+/// Prefilter and `; when:` word lists must be necessary conditions: on every fixture file, a
+/// query ruled out finds nothing, and the patterns a file's own words select find exactly what
+/// the whole query finds.
 #[test]
 fn when_words_never_drop_a_match_on_the_fixtures() {
     let summary = |matches: Vec<QueryMatch>| -> Vec<String> {
@@ -274,6 +275,25 @@ fn when_words_never_drop_a_match_on_the_fixtures() {
             .iter()
             .filter(|source| source.language == language)
         {
+            // A file-level prefilter that rules a file out must be right too.
+            if let Some((_, PrefilterScope::Text)) = prefilter(language, source.name) {
+                let whole = compiled(language, source.name).unwrap();
+                for text in &texts {
+                    let prefilters = Prefilters::new(&[(language, text.as_str())]);
+                    if prefilters.may_match(language, source.name, text) {
+                        continue;
+                    }
+                    let Ok(parsed) = crate::lang::parse(language, text.clone()) else {
+                        continue;
+                    };
+                    assert!(
+                        run(whole, &parsed, language).is_empty(),
+                        "{}/{}: the prefilter rules out a file the query matches:\n{text}",
+                        language.name(),
+                        source.name
+                    );
+                }
+            }
             if patterns(source.text)
                 .iter()
                 .all(|chunk| chunk.when.is_none())
