@@ -424,16 +424,21 @@ fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(S
 /// them) now sit in one row of a parametrized test: the test was folded into a table.
 fn became_row(test: &Test, head: &[Test]) -> bool {
     let literals = string_literals(&test.body);
-    if literals.len() < 2 {
+    // One literal is enough evidence only when it is long (a URL, a sentence), not a word.
+    let enough =
+        literals.len() >= 2 || literals.iter().any(|literal| literal.chars().count() >= 10);
+    if !enough {
         return false;
     }
     head.iter()
         .filter(|other| other.collected() && other.key != test.key)
         .filter_map(|other| other.case.as_deref())
         .any(|row| {
+            // The body is whitespace-free, so the row must be too (`"a b"` is `"ab"` there).
+            let row = inventory::squash(row);
             let found = literals
                 .iter()
-                .filter(|literal| row.contains(*literal))
+                .filter(|literal| row.contains(literal.as_str()))
                 .count();
             // Half: the inputs stay, expected values may change with the behaviour.
             found * 2 >= literals.len()
