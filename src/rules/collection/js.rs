@@ -38,6 +38,42 @@ pub const OTHER_RUNNERS: &[(&str, &str)] = &[
     (".mocharc.yaml", "mocha"),
 ];
 
+/// ava's default test files (`EXT` stands for [`AVA_EXTENSIONS`]).
+const AVA_FILES: &[&str] = &[
+    "test.EXT",
+    "src/test.EXT",
+    "source/test.EXT",
+    "**/test-*.EXT",
+    "**/*.spec.EXT",
+    "**/*.test.EXT",
+    "**/test/**/*.EXT",
+    "**/tests/**/*.EXT",
+    "**/__tests__/**/*.EXT",
+];
+
+/// [`AVA_FILES`] and [`AVA_IGNORED`] as people read them.
+const AVA_SUMMARY: &str = "`test.js`, `test-*.js`, `*.spec.js`, `*.test.js`, `test/`, `tests/`, `__tests__/` (not helper or fixture folders, not `_` files)";
+
+/// Extensions ava (with `@ava/typescript`) may run.
+const AVA_EXTENSIONS: &str = "{js,cjs,mjs,jsx,ts,cts,mts,tsx}";
+
+/// What ava never runs as a test file: helpers, fixtures and `_`-prefixed files.
+const AVA_IGNORED: &[&str] = &[
+    "**/__tests__/**/__helper__/**",
+    "**/__tests__/**/__helpers__/**",
+    "**/__tests__/**/__fixture__/**",
+    "**/__tests__/**/__fixtures__/**",
+    "**/test/**/helper/**",
+    "**/test/**/helpers/**",
+    "**/test/**/fixture/**",
+    "**/test/**/fixtures/**",
+    "**/tests/**/helper/**",
+    "**/tests/**/helpers/**",
+    "**/tests/**/fixture/**",
+    "**/tests/**/fixtures/**",
+    "**/_*",
+];
+
 /// The stand-in for jest's `<rootDir>` when regexes are matched against the "absolute" path.
 const ROOT: &str = "/__root__";
 
@@ -218,6 +254,59 @@ impl JsRunner {
         Some(runner)
     }
 
+    /// ava, when base's `package.json` uses it (a dependency, an `ava` key or an `ava` script):
+    /// its `files` globs when literal, else ava's defaults (`test.js`, `test-*.js`, `*.spec.js`,
+    /// `*.test.js` and files under `test/`, `tests/` and `__tests__/`, except helper and
+    /// fixture folders and files starting with `_`), for every JS/TS extension since
+    /// `@ava/typescript` adds them.
+    pub fn ava(configs: &[(String, String)]) -> Option<JsRunner> {
+        let (_, package) = configs.iter().find(|(path, _)| path == "package.json")?;
+        let package: serde_json::Value = serde_json::from_str(package).ok()?;
+        let depends = ["devDependencies", "dependencies"]
+            .iter()
+            .any(|key| package.get(key).and_then(|deps| deps.get("ava")).is_some());
+        let script = package
+            .get("scripts")
+            .and_then(serde_json::Value::as_object)
+            .is_some_and(|scripts| {
+                scripts.values().filter_map(|s| s.as_str()).any(|script| {
+                    script
+                        .split(|c: char| c.is_whitespace() || c == '&' || c == ';')
+                        .any(|word| word == "ava")
+                })
+            });
+        if !depends && !script && package.get("ava").is_none() {
+            return None;
+        }
+        let mut runner = JsRunner::defaults("ava");
+        let files: Option<Vec<String>> = package
+            .get("ava")
+            .and_then(|ava| ava.get("files"))
+            .and_then(serde_json::Value::as_array)
+            .map(|files| {
+                files
+                    .iter()
+                    .filter_map(|file| file.as_str().map(str::to_string))
+                    .collect()
+            });
+        let (key, globs): (&'static str, Vec<String>) = match files {
+            Some(files) if !files.is_empty() => ("files", files),
+            _ => (
+                "default files",
+                AVA_FILES
+                    .iter()
+                    .map(|glob| glob.replace("EXT", AVA_EXTENSIONS))
+                    .chain(AVA_IGNORED.iter().map(|glob| format!("!{glob}")))
+                    .collect(),
+            ),
+        };
+        runner.matching = Some(Matching::Globs(
+            key,
+            globs.iter().map(|glob| compile_glob(glob)).collect(),
+        ));
+        Some(runner)
+    }
+
     /// Another runner found in base whose settings are not read: playwright, mocha, or jest
     /// and vitest started with `--config` from a `package.json` script (NestJS runs its e2e
     /// tests with `jest --config ./test/jest-e2e.json`). The default patterns stand for it,
@@ -300,6 +389,11 @@ impl JsRunner {
                 default_test_file(path),
                 "default patterns".to_string(),
                 DEFAULT_PATTERNS.to_string(),
+            ),
+            Some(Matching::Globs("default files", globs)) => (
+                globs_match(globs, relative),
+                "default `files`".to_string(),
+                AVA_SUMMARY.to_string(),
             ),
             Some(Matching::Globs(key, globs)) => (
                 globs_match(globs, relative),
@@ -553,6 +647,46 @@ mod tests {
                 r#"{"scripts": {"test": "jest --coverage"}}"#
             )]))
             .is_none()
+        );
+    }
+
+    #[test]
+    fn ava_from_package_json() {
+        let runner = |package: &str| JsRunner::ava(&configs(&[("package.json", package)]));
+        assert!(runner(r#"{"devDependencies": {"jest": "29"}}"#).is_none());
+        let ava = runner(r#"{"devDependencies": {"ava": "^6"}}"#).unwrap();
+        for path in [
+            "test.js",
+            "test-api.mjs",
+            "src/a.test.ts",
+            "test/api.js",
+            "lib/tests/deep/x.cjs",
+        ] {
+            assert!(ava.collects(path), "{path}");
+        }
+        for path in [
+            "src/index.js",
+            "test/helpers/run.js",
+            "test/fixtures/a.js",
+            "test/_setup.js",
+            "tests/x.py",
+        ] {
+            assert!(!ava.collects(path), "{path}");
+        }
+        let configured = runner(r#"{"scripts": {"test": "xo && ava"}, "ava": {"files": ["spec/**/*.js", "!spec/skip/**"]}}"#).unwrap();
+        assert!(configured.collects("spec/a.js"));
+        assert!(!configured.collects("spec/skip/a.js"));
+        assert!(!configured.collects("test.js"));
+        assert!(
+            configured
+                .reason("test.js")
+                .unwrap()
+                .contains("ava `files`")
+        );
+        assert!(
+            ava.reason("test/helpers/run.js")
+                .unwrap()
+                .contains("ava default `files`: `test.js`")
         );
     }
 

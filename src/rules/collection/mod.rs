@@ -48,6 +48,7 @@ impl Collection {
             js_runners: [
                 JsRunner::jest(configs),
                 JsRunner::vitest(configs),
+                JsRunner::ava(configs),
                 JsRunner::others(configs),
             ]
             .into_iter()
