@@ -164,6 +164,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     } else {
         Vec::new()
     };
+    let mut found: Vec<(String, Candidate)> = Vec::new();
     for (test, head_key) in &pairs {
         let (Some(before), Some(after)) = (base.get(&test.key), head.get(head_key)) else {
             continue;
@@ -185,12 +186,62 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     " (the file now hands the test context to `{helper}(t, ..)`, which is not defined in this file and may check them)"
                 ));
             }
-            out.candidates.push(Candidate {
-                key: test.key.clone(),
-                ..candidate
-            });
+            found.push((
+                name,
+                Candidate {
+                    key: test.key.clone(),
+                    ..candidate
+                },
+            ));
         }
     }
+    out.candidates.extend(merge_shared_reports(found));
+}
+
+/// One report for several tests weakened by the same edit (a shared helper or ava macro lost an
+/// assertion): same place, same reasons. One edit is one finding, naming every test it touches.
+fn merge_shared_reports(found: Vec<(String, Candidate)>) -> Vec<Candidate> {
+    let mut merged: Vec<(Vec<String>, String, Candidate)> = Vec::new();
+    for (label, candidate) in found {
+        let reasons = candidate
+            .message
+            .strip_prefix(&format!("{label}: "))
+            .unwrap_or(&candidate.message)
+            .to_string();
+        match merged.iter_mut().find(|(_, other_reasons, other)| {
+            *other_reasons == reasons
+                && other.side == candidate.side
+                && other.line == candidate.line
+                && other.severity == candidate.severity
+        }) {
+            Some((labels, _, _)) => labels.push(label),
+            None => merged.push((vec![label], reasons, candidate)),
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(labels, reasons, candidate)| {
+            if labels.len() == 1 {
+                return candidate;
+            }
+            let shown = if labels.len() > 4 {
+                format!(
+                    "{} and {} more tests",
+                    labels[..3].join(", "),
+                    labels.len() - 3
+                )
+            } else {
+                let (last, rest) = labels
+                    .split_last()
+                    .map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
+                format!("{} and {last}", rest.join(", "))
+            };
+            Candidate {
+                message: format!("{shown} (through shared code): {reasons}"),
+                ..candidate
+            }
+        })
+        .collect()
 }
 
 /// Base assertions minus those counted through a same-file helper that head no longer defines
