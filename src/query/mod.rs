@@ -189,14 +189,32 @@ fn compile_text(source: &QuerySource, text: &str) -> Result<CompiledQuery, Query
 pub fn compiled(language: Language, name: &str) -> Option<&'static CompiledQuery> {
     static CACHE: OnceLock<Vec<OnceLock<CompiledQuery>>> = OnceLock::new();
     let cache = CACHE.get_or_init(|| QUERY_SOURCES.iter().map(|_| OnceLock::new()).collect());
-    let index = QUERY_SOURCES
-        .iter()
-        .position(|source| source.language == language && source.name == name)?;
+    let index = source_index(language, name)?;
     let source = &QUERY_SOURCES[index];
     Some(cache[index].get_or_init(|| {
         #[allow(clippy::expect_used)] // validated for every embedded query by query::tests
         compile(source).expect("embedded query compiles (checked by tests)")
     }))
+}
+
+/// The position of query `name` for `language` in [`QUERY_SOURCES`].
+fn source_index(language: Language, name: &str) -> Option<usize> {
+    QUERY_SOURCES
+        .iter()
+        .position(|source| source.language == language && source.name == name)
+}
+
+/// [`patterns`] of the embedded query at `index`, cut once per process.
+fn cut(index: usize) -> &'static [Pattern] {
+    static CUTS: OnceLock<Vec<Vec<Pattern>>> = OnceLock::new();
+    CUTS.get_or_init(|| {
+        QUERY_SOURCES
+            .iter()
+            .map(|source| patterns(source.text))
+            .collect()
+    })
+    .get(index)
+    .map_or(&[], Vec::as_slice)
 }
 
 /// The query `name` for `language` with only the patterns `mask` selects (bit `i` = the
@@ -209,11 +227,9 @@ pub fn compiled_selection(
 ) -> Option<&'static CompiledQuery> {
     type Selections = HashMap<(usize, u64), &'static OnceLock<Option<CompiledQuery>>>;
     static SELECTIONS: OnceLock<std::sync::Mutex<Selections>> = OnceLock::new();
-    let index = QUERY_SOURCES
-        .iter()
-        .position(|source| source.language == language && source.name == name)?;
+    let index = source_index(language, name)?;
     let source = &QUERY_SOURCES[index];
-    let chunks = patterns(source.text);
+    let chunks = cut(index);
     let all = all_patterns(chunks.len());
     if mask & all == all {
         return compiled(language, name);
@@ -338,22 +354,33 @@ pub fn patterns(text: &'static str) -> Vec<Pattern> {
 /// `None` when the query
 /// declares neither. Compiling a query costs milliseconds on large grammars, so a change that
 /// cannot match skips it.
-pub fn prefilter(language: Language, name: &str) -> Option<(Vec<&'static str>, PrefilterScope)> {
-    let source = QUERY_SOURCES
-        .iter()
-        .find(|source| source.language == language && source.name == name)?;
-    source
-        .text
-        .lines()
-        .take_while(|line| line.starts_with(';'))
-        .find_map(|line| {
-            if let Some(words) = line.strip_prefix("; prefilter-change:") {
-                Some((words, PrefilterScope::Change))
-            } else {
-                Some((line.strip_prefix("; prefilter:")?, PrefilterScope::Text))
-            }
-        })
-        .map(|(words, scope)| (words.split_whitespace().collect(), scope))
+pub fn prefilter(
+    language: Language,
+    name: &str,
+) -> Option<(&'static [&'static str], PrefilterScope)> {
+    type Header = Option<(Vec<&'static str>, PrefilterScope)>;
+    static HEADERS: OnceLock<Vec<Header>> = OnceLock::new();
+    let headers = HEADERS.get_or_init(|| {
+        QUERY_SOURCES
+            .iter()
+            .map(|source| {
+                source
+                    .text
+                    .lines()
+                    .take_while(|line| line.starts_with(';'))
+                    .find_map(|line| {
+                        if let Some(words) = line.strip_prefix("; prefilter-change:") {
+                            Some((words, PrefilterScope::Change))
+                        } else {
+                            Some((line.strip_prefix("; prefilter:")?, PrefilterScope::Text))
+                        }
+                    })
+                    .map(|(words, scope)| (words.split_whitespace().collect(), scope))
+            })
+            .collect()
+    });
+    let (words, scope) = headers.get(source_index(language, name)?)?.as_ref()?;
+    Some((words.as_slice(), *scope))
 }
 
 /// Where a query's prefilter words are looked for.
@@ -365,15 +392,37 @@ pub enum PrefilterScope {
     Change,
 }
 
+type Selection = (
+    Language,
+    &'static str,
+    u64,
+    OnceLock<Option<&'static CompiledQuery>>,
+);
+
 /// Which queries, and which of their patterns, a change may need, decided once from all its
 /// texts.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Prefilters {
     /// (language, query) pairs with a change-wide prefilter that some text satisfied.
     change_wide: Vec<(Language, &'static str)>,
-    /// (language, query, mask) for queries with `; when:` patterns: the patterns some text of
-    /// that language may match. Queries not listed compile whole.
-    selections: Vec<(Language, &'static str, u64)>,
+    /// (language, query, mask, compiled) for queries with `; when:` patterns: the patterns some
+    /// text of that language may match, and the query compiled with them once looked up.
+    /// Queries not listed compile whole.
+    selections: Vec<Selection>,
+}
+
+impl std::fmt::Debug for Prefilters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let selections: Vec<_> = self
+            .selections
+            .iter()
+            .map(|(language, name, mask, _)| (language, name, mask))
+            .collect();
+        f.debug_struct("Prefilters")
+            .field("change_wide", &self.change_wide)
+            .field("selections", &selections)
+            .finish()
+    }
 }
 
 impl Prefilters {
@@ -388,7 +437,7 @@ impl Prefilters {
                 };
                 let Ok(finder) = aho_corasick::AhoCorasick::builder()
                     .ascii_case_insensitive(true)
-                    .build(&words)
+                    .build(words.iter())
                 else {
                     return true;
                 };
@@ -400,8 +449,9 @@ impl Prefilters {
             .collect();
         let selections = QUERY_SOURCES
             .iter()
-            .filter_map(|source| {
-                let chunks = patterns(source.text);
+            .enumerate()
+            .filter_map(|(index, source)| {
+                let chunks = cut(index);
                 if chunks.iter().all(|chunk| chunk.when.is_none()) {
                     return None;
                 }
@@ -417,7 +467,7 @@ impl Prefilters {
                         mask |= 1 << bit;
                     }
                 }
-                Some((source.language, source.name, mask))
+                Some((source.language, source.name, mask, OnceLock::new()))
             })
             .collect();
         Prefilters {
@@ -431,9 +481,11 @@ impl Prefilters {
         match self
             .selections
             .iter()
-            .find(|(known, known_name, _)| *known == language && *known_name == name)
+            .find(|(known, known_name, _, _)| *known == language && *known_name == name)
         {
-            Some((_, _, mask)) => compiled_selection(language, name, *mask),
+            Some((_, _, mask, resolved)) => {
+                *resolved.get_or_init(|| compiled_selection(language, name, *mask))
+            }
             None => compiled(language, name),
         }
     }

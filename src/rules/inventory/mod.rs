@@ -459,15 +459,9 @@ fn in_place_likeness(old: &Test, new: &Test) -> Option<usize> {
             .filter(|word| !word.is_empty() && word != "test")
             .collect()
     };
-    let (old_words, mut new_words) = (words(&old.key), words(&new.key));
+    let (old_words, new_words) = (words(&old.key), words(&new.key));
     let total = old_words.len() + new_words.len();
-    let mut shared: usize = 0;
-    for word in &old_words {
-        if let Some(index) = new_words.iter().position(|other| other == word) {
-            new_words.swap_remove(index);
-            shared += 1;
-        }
-    }
+    let shared = shared_count(&old_words, new_words);
     let names = (shared * 2000).checked_div(total).unwrap_or(0);
     let code = token_overlap(&old.body, &new.body).map_or(0, |(shared, total)| {
         (shared * 2000).checked_div(total).unwrap_or(0)
@@ -523,7 +517,7 @@ fn same_call(old: &str, new: &str) -> bool {
             .collect();
         valid.then(|| (callee.to_string(), tokens))
     };
-    let (Some((old_callee, old_args)), Some((new_callee, mut new_args))) = (call(old), call(new))
+    let (Some((old_callee, old_args)), Some((new_callee, new_args))) = (call(old), call(new))
     else {
         return false;
     };
@@ -531,14 +525,7 @@ fn same_call(old: &str, new: &str) -> bool {
         return false;
     }
     let total = old_args.len() + new_args.len();
-    let mut shared = 0;
-    for token in &old_args {
-        if let Some(index) = new_args.iter().position(|other| other == token) {
-            new_args.swap_remove(index);
-            shared += 1;
-        }
-    }
-    shared * 2 * 5 >= total * 4
+    dice_at_least(shared_count(&old_args, new_args), total, 80)
 }
 
 /// Identifiers and literals two bodies share, as (shared, total of both) for a Dice coefficient
@@ -551,19 +538,24 @@ pub fn token_overlap(old: &str, new: &str) -> Option<(usize, usize)> {
             .map(str::to_string)
             .collect()
     };
-    let (left, mut right) = (tokens(old), tokens(new));
+    let (left, right) = (tokens(old), tokens(new));
     if left.len().min(right.len()) < 8 {
         return None;
     }
     let total = left.len() + right.len();
+    Some((shared_count(&left, right), total))
+}
+
+/// How many items `left` and `right` share, counting repeats (multiset intersection).
+fn shared_count(left: &[String], mut right: Vec<String>) -> usize {
     let mut shared = 0;
-    for token in &left {
-        if let Some(index) = right.iter().position(|other| other == token) {
+    for item in left {
+        if let Some(index) = right.iter().position(|other| other == item) {
             right.swap_remove(index);
             shared += 1;
         }
     }
-    Some((shared, total))
+    shared
 }
 
 #[cfg(test)]
