@@ -89,7 +89,7 @@ impl Failure {
 
 impl From<git::GitError> for Failure {
     fn from(error: git::GitError) -> Failure {
-        Failure::new(error.to_string()).with_hint(error.hint())
+        Failure::new(error.to_string()).with_hint(error.hint().as_deref())
     }
 }
 

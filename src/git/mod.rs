@@ -38,6 +38,17 @@ pub enum GitError {
         /// Head revision as given.
         head: String,
     },
+    /// A short name that refs of different kinds give to different commits (a tag shadowing
+    /// a branch).
+    #[error("ambiguous revision `{name}`: {first} and {second} point to different commits")]
+    AmbiguousRevision {
+        /// The name as given.
+        name: String,
+        /// One full ref name (the branch, when there is one).
+        first: String,
+        /// Another full ref name that points elsewhere.
+        second: String,
+    },
     /// A bare repository without an explicit head.
     #[error("this is a bare repository: name the head revision with --head")]
     BareWithoutHead,
@@ -54,18 +65,22 @@ pub enum GitError {
 
 impl GitError {
     /// How to fix it, when we know.
-    pub fn hint(&self) -> Option<&'static str> {
-        match self {
-            GitError::ShallowMissingBase { .. } => Some(
-                "fetch full history: `git fetch --unshallow`, or actions/checkout with `fetch-depth: 0`",
-            ),
-            GitError::NoDefaultBase => Some("name the base branch: `integrity-gate diff main`"),
-            GitError::BadRevision(_) => Some(
-                "check the branch name; in CI, fetch the base branch first (`git fetch origin main`)",
-            ),
-            GitError::NotARepository(_) => Some("run inside a git checkout"),
-            _ => None,
-        }
+    pub fn hint(&self) -> Option<String> {
+        let hint = match self {
+            GitError::ShallowMissingBase { .. } => {
+                "fetch full history: `git fetch --unshallow`, or actions/checkout with `fetch-depth: 0`"
+            }
+            GitError::NoDefaultBase => "name the base branch: `integrity-gate diff main`",
+            GitError::BadRevision(_) => {
+                "check the branch name; in CI, fetch the base branch first (`git fetch origin main`)"
+            }
+            GitError::NotARepository(_) => "run inside a git checkout",
+            GitError::AmbiguousRevision { first, .. } => {
+                return Some(format!("pass the full ref name, e.g. `{first}`"));
+            }
+            _ => return None,
+        };
+        Some(hint.to_string())
     }
 }
 
@@ -104,8 +119,20 @@ impl Git {
             .map_err(|_| GitError::NotARepository(path.display().to_string()))
     }
 
-    /// Resolves a revision to a commit id.
+    /// Resolves a revision to a commit id. A short name is looked up the way git does
+    /// (`refs/tags/` before `refs/heads/`!), so a tag named like the base branch would silently
+    /// replace it; when refs sharing the name point at different commits the name is refused
+    /// instead, naming them (see [`Git::unambiguous`]). Full ref names, object ids and
+    /// expressions (`main~3`, `HEAD^`) keep working; an expression's leading name is checked too.
     pub fn resolve(&self, spec: &str) -> Result<Oid, GitError> {
+        let expanded;
+        let spec = match self.unambiguous(spec)? {
+            Some(full) => {
+                expanded = full;
+                expanded.as_str()
+            }
+            None => spec,
+        };
         let object = self.repo.revparse_single(spec).map_err(|error| {
             if error.code() == ErrorCode::UnbornBranch {
                 GitError::Empty
@@ -119,7 +146,57 @@ impl Git {
         Ok(commit.id())
     }
 
-    /// The default base: the remote's default branch, then `main`, then `master`.
+    /// `spec` with its leading short name replaced by the one full ref it means, `None` when
+    /// there is nothing to replace (an object id, a full ref name, a name no ref has), or an
+    /// error when refs sharing the name point at different commits.
+    fn unambiguous(&self, spec: &str) -> Result<Option<String>, GitError> {
+        let end = spec.find(['~', '^', ':']).unwrap_or(spec.len());
+        let end = spec.find("@{").map_or(end, |at| at.min(end));
+        let (name, rest) = spec.split_at(end);
+        let full_id = matches!(name.len(), 40 | 64) && name.bytes().all(|b| b.is_ascii_hexdigit());
+        if name.is_empty() || name.starts_with("refs/") || full_id {
+            return Ok(None);
+        }
+        // git's own lookup order (`git help revisions`), but every match counts.
+        let candidates = [
+            name.to_string(),
+            format!("refs/{name}"),
+            format!("refs/tags/{name}"),
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/{name}"),
+            format!("refs/remotes/{name}/HEAD"),
+        ];
+        let mut found: Vec<(String, Oid)> = Vec::new();
+        for candidate in candidates {
+            let Ok(reference) = self.repo.find_reference(&candidate) else {
+                continue;
+            };
+            let Ok(commit) = reference.peel_to_commit() else {
+                continue;
+            };
+            found.push((candidate, commit.id()));
+        }
+        // The branch wins when it exists: it is what a base or head name normally means.
+        let Some((winner, winner_id)) = found
+            .iter()
+            .find(|(full, _)| full.starts_with("refs/heads/"))
+            .or(found.first())
+        else {
+            return Ok(None);
+        };
+        if let Some((shadow, _)) = found.iter().find(|(_, id)| id != winner_id) {
+            return Err(GitError::AmbiguousRevision {
+                name: name.to_string(),
+                first: winner.clone(),
+                second: shadow.clone(),
+            });
+        }
+        Ok(Some(format!("{winner}{rest}")))
+    }
+
+    /// The default base: the remote's default branch, then `main`, then `master`. A name that
+    /// exists but is ambiguous stops the search: falling through to the next candidate would
+    /// let a tag pick the base.
     pub fn default_base(&self) -> Result<String, GitError> {
         for candidate in [
             "origin/HEAD",
@@ -128,8 +205,10 @@ impl Git {
             "origin/main",
             "origin/master",
         ] {
-            if self.resolve(candidate).is_ok() {
-                return Ok(candidate.to_string());
+            match self.resolve(candidate) {
+                Ok(_) => return Ok(candidate.to_string()),
+                Err(error @ GitError::AmbiguousRevision { .. }) => return Err(error),
+                Err(_) => {}
             }
         }
         Err(GitError::NoDefaultBase)

@@ -1,0 +1,199 @@
+//! Fail closed in the git layer, the policy source and operator input (issue 10, items 1, 3,
+//! 6, 18 and 19): each test builds the hostile repository or input and runs the real binary.
+
+use crate::support::{Repo, binary, json, stderr, stdout};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TEST_FILE: &str = "tests/test_math.py";
+const BASE_TEST: &str = "import pytest\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n\n\ndef test_subtracts():\n    assert 2 - 1 == 1\n";
+const POLICY: &str = ".integrity-gate.yml";
+
+fn skipped(text: &str) -> String {
+    text.replace("def test_adds", "@pytest.mark.skip\ndef test_adds")
+}
+
+fn rules_of(report: &serde_json::Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Runs `command`, failing the test (and killing the child) when it outlives `limit`: a hang
+/// must fail, not stall the test run.
+fn run_bounded(mut command: Command, limit: Duration) -> Output {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let mut out_pipe = child.stdout.take().unwrap();
+    let mut err_pipe = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = out_pipe.read_to_end(&mut bytes);
+        bytes
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = err_pipe.read_to_end(&mut bytes);
+        bytes
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still running after {limit:?}: killed");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
+/// The binary under a 4 GiB address-space limit, so that an unbounded read fails fast instead
+/// of taking the machine's memory.
+fn capped_binary(dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new("sh");
+    command
+        .arg("-c")
+        .arg("ulimit -v 4194304 && exec \"$0\" \"$@\"")
+        .arg(binary())
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GITHUB_EVENT_NAME")
+        .env_remove("GITHUB_EVENT_PATH");
+    command
+}
+
+/// main has a policy and the test file; `feature` (checked out) skips a test; then main moves
+/// on to `next_policy`. Returns (repo, main's tip, feature's head).
+fn policy_tightened_after_branching(first: &str, next_policy: &str) -> (Repo, String, String) {
+    let repo = Repo::new();
+    repo.write(POLICY, first);
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base with a lax policy");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(TEST_FILE, skipped(BASE_TEST));
+    let head = repo.commit("skip a test");
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(POLICY, next_policy);
+    let tip = repo.commit("tighten the policy");
+    repo.git(&["checkout", "-q", "feature"]);
+    (repo, tip, head)
+}
+
+/// main has the test; `feature` skips it and is checked out.
+fn skip_on_feature() -> Repo {
+    let repo = Repo::new();
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(TEST_FILE, skipped(BASE_TEST));
+    repo.commit("skip");
+    repo
+}
+
+/// The `github` command for a pull_request event from `base` to `head`, without a token (no
+/// API calls); the JSON report goes to `out/report.json`.
+fn github_command(repo_dir: &Path, out: &Path, base: &str, head: &str) -> Command {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/_github/events/pull_request.json");
+    let payload = std::fs::read_to_string(fixture)
+        .unwrap()
+        .replace("ba5e000000000000000000000000000000000001", base)
+        .replace("c0ffee0000000000000000000000000000000042", head);
+    let event = out.join("event.json");
+    std::fs::write(&event, payload).unwrap();
+    let mut command = Command::new(binary());
+    command
+        .args(["github", "--check-run", "false", "--json"])
+        .arg(out.join("report.json"))
+        .current_dir(repo_dir)
+        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_PATH", &event)
+        .env("GITHUB_WORKSPACE", repo_dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env_remove("GITHUB_TOKEN")
+        .env_remove("INTEGRITY_GATE_TOKEN")
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT");
+    command
+}
+
+// ---- item 6: a tag cannot hijack BASE or --head ----
+
+#[test]
+fn a_tag_that_shadows_the_base_branch_is_refused() {
+    let repo = skip_on_feature();
+    repo.git(&["tag", "main", "HEAD"]);
+    for args in [
+        &["diff", "main"][..],
+        &["diff", "main~0"][..],
+        &["diff"][..],
+    ] {
+        let output = repo.run(args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stdout(&output)
+        );
+        let text = stderr(&output);
+        assert!(
+            text.contains("refs/heads/main") && text.contains("refs/tags/main"),
+            "{args:?}: {text}"
+        );
+        assert!(text.contains("full ref name"), "{args:?}: {text}");
+        assert_eq!(
+            text.lines()
+                .filter(|line| line.starts_with("error"))
+                .count(),
+            1
+        );
+    }
+    // The full ref name, a SHA and an expression on it still work.
+    let sha = repo.git(&["rev-parse", "refs/heads/main"]);
+    for base in ["refs/heads/main", sha.as_str(), "refs/heads/main~0"] {
+        let output = repo.run(&["diff", base, "--format", "json"]);
+        assert_eq!(output.status.code(), Some(1), "{base}: {}", stderr(&output));
+        assert_eq!(rules_of(&json(&output)), ["skipped-test"], "{base}");
+    }
+}
+
+#[test]
+fn a_tag_that_shadows_the_head_branch_is_refused() {
+    let repo = skip_on_feature();
+    repo.git(&["tag", "feature", "main"]);
+    let output = repo.run(&["diff", "refs/heads/main", "--head", "feature"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains("refs/heads/feature") && text.contains("refs/tags/feature"),
+        "{text}"
+    );
+    let output = repo.run(&["diff", "main", "--head", "HEAD~0", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+}
+
+#[test]
+fn a_tag_on_the_same_commit_as_the_branch_is_not_ambiguous() {
+    let repo = skip_on_feature();
+    repo.git(&["tag", "main", "refs/heads/main"]);
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(rules_of(&json(&output)), ["skipped-test"]);
+}
+
