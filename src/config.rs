@@ -67,11 +67,59 @@ pub struct AgentPolicy {
     pub rules: HashMap<&'static str, Level>,
 }
 
+/// Where the policy came from, as the reports state it (JSON `policy`, the summary lines).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyOrigin {
+    /// The commit it was read from (40 or 64 hex), `file:<path>` for `--config`, or `default`
+    /// when base has no policy file.
+    pub source: String,
+    /// The file read inside that commit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl PolicyOrigin {
+    /// The policy file `path` inside `commit`.
+    pub fn commit(commit: &str, path: &str) -> PolicyOrigin {
+        PolicyOrigin {
+            source: commit.to_string(),
+            path: Some(path.to_string()),
+        }
+    }
+
+    /// A policy file named on the command line.
+    pub fn file(path: &str) -> PolicyOrigin {
+        PolicyOrigin {
+            source: format!("file:{path}"),
+            path: None,
+        }
+    }
+
+    /// No policy file: the built-in defaults.
+    pub fn default_policy() -> PolicyOrigin {
+        PolicyOrigin {
+            source: "default".to_string(),
+            path: None,
+        }
+    }
+
+    /// One short human label: `1a2b3c4d5e6f:.integrity-gate.yml`, a path, or `defaults`.
+    pub fn label(&self) -> String {
+        match (&self.path, self.source.strip_prefix("file:")) {
+            (Some(path), _) => format!("{}:{path}", &self.source[..12.min(self.source.len())]),
+            (None, Some(file)) => file.to_string(),
+            (None, None) => "defaults".to_string(),
+        }
+    }
+}
+
 /// The resolved policy.
 #[derive(Clone, Debug)]
 pub struct Policy {
     /// Where it came from, for messages (`<base>:.integrity-gate.yml`, a path, or `defaults`).
     pub origin: String,
+    /// Where it came from, for the reports.
+    pub source: PolicyOrigin,
     /// Lowest blocking severity.
     pub fail_on: FailOn,
     /// Per-rule overrides.
@@ -88,6 +136,7 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             origin: "defaults".to_string(),
+            source: PolicyOrigin::default_policy(),
             fail_on: FailOn::AtLeast(Severity::Error),
             rules: HashMap::new(),
             ignore: None,

@@ -38,6 +38,8 @@ pub struct Report {
     pub blocking: usize,
     /// The test inventory delta, when the change touched test files.
     pub tests: Option<TestSummary>,
+    /// Where the policy came from (`None` for a report that was not analysed here).
+    pub policy: Option<crate::config::PolicyOrigin>,
 }
 
 /// How the set of tests changed: counts over the changed files' test inventories.
@@ -176,6 +178,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         files_scanned: pairs.len(),
         blocking,
         tests: test_summary(&results, &judged, &rules),
+        policy: Some(policy.source.clone()),
     }
 }
 

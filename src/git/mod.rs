@@ -226,8 +226,9 @@ impl Git {
         Ok(Some(blob.content().to_vec()))
     }
 
-    /// Resolves the range and reads the change: merge-base(base, head)..head. The merge-base
-    /// is `None` when the base is git's empty tree (a first push with nothing before it).
+    /// Resolves the range and reads the change: merge-base(base, head)..head. Also returns the
+    /// commit BASE itself resolves to (the base branch as it is now, where the policy is read),
+    /// `None` when the base is git's empty tree (a first push with nothing before it).
     pub fn change_set(&self, range: &Range<'_>) -> Result<(Option<Oid>, ChangeSet), GitError> {
         if self.repo.is_bare() && range.worktree {
             return Err(GitError::BareWorktree);
@@ -278,7 +279,7 @@ impl Git {
                 change.runner_configs.push((name.to_string(), text));
             }
         }
-        Ok((Some(merge_base), change))
+        Ok((Some(base), change))
     }
 
     fn diff_options() -> DiffOptions {

@@ -81,6 +81,9 @@ pub fn markdown_with(
         short(&report.base),
         short(&report.head),
     ));
+    if let Some(origin) = &report.policy {
+        md.push_str(&format!("Policy: {}.\n", inline(&origin.label())));
+    }
     if let Some(plan) = plan {
         if let Some(n) = plan.pr_number {
             md.push_str(&format!("Pull request #{n}"));
@@ -388,6 +391,7 @@ mod tests {
             notes: Vec::new(),
             blocking,
             tests,
+            policy: None,
         }
     }
 

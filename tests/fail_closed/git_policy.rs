@@ -133,6 +133,93 @@ fn github_command(repo_dir: &Path, out: &Path, base: &str, head: &str) -> Comman
     command
 }
 
+// ---- item 1: the policy comes from the base ref as it is now ----
+
+#[test]
+fn diff_reads_the_policy_from_the_base_tip_not_the_merge_base() {
+    let (repo, tip, _) = policy_tightened_after_branching(
+        "rules:\n  skipped-test:\n    severity: off\n",
+        "rules:\n  skipped-test:\n    severity: error\n",
+    );
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let report = json(&output);
+    assert_eq!(rules_of(&report), ["skipped-test"]);
+    assert_eq!(report["policy"]["source"], tip.as_str());
+    assert_eq!(report["policy"]["path"], POLICY);
+    // The range is still the three-dot one: base is the merge-base, not main's tip.
+    assert_ne!(report["base"], tip.as_str());
+    let human = repo.run(&["diff", "main", "--format", "human"]);
+    let text = stdout(&human);
+    assert!(
+        text.contains(&format!("policy {}:{POLICY}", &tip[..12])),
+        "{text}"
+    );
+}
+
+#[test]
+fn pre_push_reads_the_policy_from_the_remote_sha() {
+    let (repo, tip, head) =
+        policy_tightened_after_branching("ignore:\n  - \"tests/**\"\n", "fail-on: error\n");
+    let mut child = Command::new(binary())
+        .arg("pre-push")
+        .current_dir(repo.path())
+        .env_remove("PRE_COMMIT")
+        .env_remove("PRE_COMMIT_FROM_REF")
+        .env_remove("PRE_COMMIT_TO_REF")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    write!(
+        child.stdin.take().unwrap(),
+        "refs/heads/feature {head} refs/heads/main {tip}\n"
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("skipped-test"),
+        "{}",
+        stdout(&output)
+    );
+}
+
+#[test]
+fn github_reads_the_policy_from_the_event_base_sha() {
+    let (repo, tip, head) =
+        policy_tightened_after_branching("ignore:\n  - \"tests/**\"\n", "fail-on: error\n");
+    let out = tempfile::tempdir().unwrap();
+    let output = run_bounded(
+        github_command(repo.path(), out.path(), &tip, &head),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.path().join("report.json")).unwrap()).unwrap();
+    assert_eq!(rules_of(&report), ["skipped-test"]);
+    assert_eq!(report["policy"]["source"], tip.as_str());
+}
+
+#[test]
+fn the_report_says_when_the_policy_is_a_file_or_the_defaults() {
+    let repo = Repo::new();
+    repo.write(TEST_FILE, BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write(TEST_FILE, skipped(BASE_TEST));
+    repo.commit("skip");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(json(&output)["policy"]["source"], "default");
+    let policy = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(policy.path(), "fail-on: never\n").unwrap();
+    let path = policy.path().to_str().unwrap();
+    let output = repo.run(&["diff", "main", "--format", "json", "--config", path]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(json(&output)["policy"]["source"], format!("file:{path}"));
+}
+
 // ---- item 6: a tag cannot hijack BASE or --head ----
 
 #[test]
