@@ -220,6 +220,85 @@ fn the_report_says_when_the_policy_is_a_file_or_the_defaults() {
     assert_eq!(json(&output)["policy"]["source"], format!("file:{path}"));
 }
 
+// ---- item 3: a rename into an ignored path is analysed ----
+
+/// main ignores `vendor/**` (plus `extra` files); `feature` moves the test file there.
+fn moved_into_vendor(extra: &[(&str, &str)], head_text: &str) -> Repo {
+    let repo = Repo::new();
+    repo.write(POLICY, "ignore:\n  - \"vendor/**\"\n");
+    repo.write(TEST_FILE, BASE_TEST);
+    for (path, text) in extra {
+        repo.write(path, text);
+    }
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    std::fs::create_dir_all(repo.path().join("vendor/tests")).unwrap();
+    repo.git(&["mv", TEST_FILE, "vendor/tests/test_math.py"]);
+    repo.write("vendor/tests/test_math.py", head_text);
+    repo.commit("move the tests into vendor/");
+    repo
+}
+
+#[test]
+fn a_skip_added_while_renaming_into_an_ignored_path_is_found() {
+    // pytest's defaults still collect vendor/tests/test_math.py: a normal rename, new skip.
+    let repo = moved_into_vendor(&[], &skipped(BASE_TEST));
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let report = json(&output);
+    assert_eq!(rules_of(&report), ["skipped-test"]);
+    assert_eq!(report["findings"][0]["path"], "vendor/tests/test_math.py");
+    assert_eq!(report["summary"]["files_scanned"], 1);
+}
+
+#[test]
+fn a_test_file_renamed_out_of_collection_into_an_ignored_path_is_a_deletion() {
+    let repo = moved_into_vendor(
+        &[("pytest.ini", "[pytest]\ntestpaths = tests\n")],
+        BASE_TEST,
+    );
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let report = json(&output);
+    assert_eq!(report["summary"]["files_scanned"], 1);
+    let rules = rules_of(&report);
+    assert!(
+        !rules.is_empty() && rules.iter().all(|rule| rule == "deleted-test"),
+        "{rules:?}"
+    );
+    let text = stdout(&output);
+    assert!(
+        text.contains("test_adds") && text.contains("test_subtracts"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_plain_rename_into_an_ignored_path_is_never_a_silent_zero() {
+    let repo = moved_into_vendor(&[], BASE_TEST);
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    let report = json(&output);
+    assert_eq!(report["summary"]["files_scanned"], 1, "{report}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("ignore"), "{notes}");
+}
+
+#[test]
+fn files_that_stay_inside_an_ignored_path_are_still_ignored() {
+    let repo = Repo::new();
+    repo.write(POLICY, "ignore:\n  - \"vendor/**\"\n");
+    repo.write("vendor/tests/test_math.py", BASE_TEST);
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    std::fs::create_dir_all(repo.path().join("vendor/lib")).unwrap();
+    repo.git(&["mv", "vendor/tests/test_math.py", "vendor/lib/test_math.py"]);
+    repo.write("vendor/lib/test_math.py", skipped(BASE_TEST));
+    repo.commit("move inside vendor");
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    assert_eq!(json(&output)["summary"]["files_scanned"], 0);
+}
+
 // ---- item 6: a tag cannot hijack BASE or --head ----
 
 #[test]
