@@ -226,7 +226,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     let value: Value = if text.trim().is_empty() {
         Value::Null
     } else {
-        serde_saphyr::from_str(text).map_err(|e| error(format!("invalid YAML: {e}")))?
+        serde_saphyr::from_str(text).map_err(|e| error(yaml_error(&e)))?
     };
     let mut policy = Policy {
         origin: origin.to_string(),
@@ -268,12 +268,31 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     Ok(policy)
 }
 
+/// The parser's error without the parser's message: that message quotes the input (the policy
+/// may be any file the operator named, `/proc/self/environ` included), so only the position is
+/// kept.
+fn yaml_error(error: &serde_saphyr::Error) -> String {
+    match error.location() {
+        Some(at) => format!("invalid YAML at line {}, column {}", at.line(), at.column()),
+        None => "invalid YAML".to_string(),
+    }
+}
+
+/// A key as error messages show it: clipped, so a long key cannot carry a file's content out.
+fn shown_key(key: &str) -> String {
+    const MAX: usize = 40;
+    match key.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{}…", &key[..end]),
+        None => key.to_string(),
+    }
+}
+
 fn check_keys(map: &Map<String, Value>, known: &[&str], prefix: &str) -> Result<(), String> {
     for key in map.keys() {
         if !known.contains(&key.as_str()) {
             return Err(unknown(
                 "key",
-                &format!("{prefix}{key}"),
+                &format!("{prefix}{}", shown_key(key)),
                 key,
                 known.iter().copied(),
             ));
@@ -294,8 +313,7 @@ fn parse_fail_on(value: &Value, key: &str) -> Result<FailOn, String> {
     let text = value
         .as_str()
         .ok_or_else(|| format!("`{key}` must be one of error, warning, note, never"))?;
-    FailOn::parse(text)
-        .ok_or_else(|| format!("`{key}: {text}` is not one of error, warning, note, never"))
+    FailOn::parse(text).ok_or_else(|| format!("`{key}` is not one of error, warning, note, never"))
 }
 
 fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>, String> {
@@ -307,7 +325,7 @@ fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>,
         let rule = rules::find(id).ok_or_else(|| {
             unknown(
                 "rule id",
-                &format!("{key}.{id}"),
+                &format!("{key}.{}", shown_key(id)),
                 id,
                 rules::ALL_RULES.iter().map(|rule| rule.id),
             )
@@ -325,9 +343,7 @@ fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>,
             let level = match text {
                 "off" => Level::Off,
                 other => Level::On(Severity::parse(other).ok_or_else(|| {
-                    format!(
-                        "`{key}.{id}.severity: {severity}` is not one of off, note, warning, error"
-                    )
+                    format!("`{key}.{id}.severity` is not one of off, note, warning, error")
                 })?),
             };
             levels.insert(rule.id, level);
@@ -352,8 +368,11 @@ fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
 
 fn glob_set(globs: &[String], key: &str) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    for glob in globs {
-        builder.add(Glob::new(glob).map_err(|e| format!("`{key}`: invalid glob `{glob}`: {e}"))?);
+    for (index, glob) in globs.iter().enumerate() {
+        // The error's kind only: globset's message quotes the glob.
+        builder.add(
+            Glob::new(glob).map_err(|e| format!("`{key}[{index}]`: invalid glob: {}", e.kind()))?,
+        );
         // `vendor` and `vendor/` also mean everything below the folder.
         if !glob.contains('*') {
             let below = format!("{}/**", glob.trim_end_matches('/'));
@@ -364,7 +383,7 @@ fn glob_set(globs: &[String], key: &str) -> Result<GlobSet, String> {
     }
     builder
         .build()
-        .map_err(|e| format!("`{key}`: invalid globs: {e}"))
+        .map_err(|e| format!("`{key}`: invalid globs: {}", e.kind()))
 }
 
 fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
@@ -385,7 +404,7 @@ fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
         let rule = rules::find(id).ok_or_else(|| {
             unknown(
                 "rule id",
-                &format!("{key}.rule: {id}"),
+                &format!("{key}.rule: {}", shown_key(id)),
                 id,
                 rules::ALL_RULES.iter().map(|rule| rule.id),
             )

@@ -95,7 +95,9 @@ impl From<git::GitError> for Failure {
 
 impl From<config::ConfigError> for Failure {
     fn from(error: config::ConfigError) -> Failure {
-        Failure::new(format!("invalid policy: {error}"))
+        // Key names are quoted to help fix the file; a key can still look like a credential.
+        let message = secrets::scanner().redact_text(&format!("invalid policy: {error}"));
+        Failure::new(message)
     }
 }
 

@@ -5,6 +5,7 @@
 //! `github` all go through it, so they read the policy from base the same way.
 
 pub mod github;
+pub mod input;
 mod online;
 pub mod push;
 
@@ -68,8 +69,7 @@ pub fn exit_for(report: &Report) -> Exit {
 }
 
 fn load_policy_file(path: &Path) -> Result<Policy, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::new(format!("cannot read policy {}: {e}", path.display())))?;
+    let text = input::read_bounded(path, "policy", input::POLICY_MAX_BYTES)?;
     let shown = path.display().to_string();
     let mut policy = config::parse(&text, &shown)?;
     policy.source = PolicyOrigin::file(&shown);
@@ -78,7 +78,8 @@ fn load_policy_file(path: &Path) -> Result<Policy, Failure> {
 
 /// The policy file at `commit`, or the defaults when it has none.
 fn load_policy_at(repo: &Git, commit: git2::Oid) -> Result<Policy, Failure> {
-    let Some(bytes) = repo.read_file_at(commit, rules::POLICY_PATH)? else {
+    let Some(bytes) = repo.read_file_at(commit, rules::POLICY_PATH, input::POLICY_MAX_BYTES)?
+    else {
         return Ok(Policy::default());
     };
     let commit = commit.to_string();
@@ -182,8 +183,8 @@ pub fn debug(command: &crate::cli::DebugCommand) -> Result<String, Failure> {
     let shown = file.display().to_string();
     let language = lang::Language::from_path(&shown)
         .ok_or_else(|| Failure::new(format!("{shown}: no grammar for this file type")))?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Failure::new(format!("cannot read {shown}: {e}")))?;
+    let limit = crate::changeset::MAX_FILE_BYTES as u64;
+    let text = input::read_bounded(file, "file", limit)?;
     let parsed = lang::parse(language, text).map_err(|e| Failure::new(e.to_string()))?;
     let Some(name) = query_name else {
         return Ok(format!("{}\n", parsed.tree.root_node().to_sexp()));

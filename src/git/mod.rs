@@ -49,6 +49,14 @@ pub enum GitError {
         /// Another full ref name that points elsewhere.
         second: String,
     },
+    /// A file read from a commit is larger than the gate reads.
+    #[error("{path}: larger than {} MiB", limit >> 20)]
+    TooLarge {
+        /// `<commit>:<path>`.
+        path: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A bare repository without an explicit head.
     #[error("this is a bare repository: name the head revision with --head")]
     BareWithoutHead,
@@ -214,8 +222,14 @@ impl Git {
         Err(GitError::NoDefaultBase)
     }
 
-    /// The policy file's text at `commit`, if it exists there.
-    pub fn read_file_at(&self, commit: Oid, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+    /// A file's bytes at `commit`, if it exists there; larger than `limit` bytes is an error
+    /// (checked before the blob is copied).
+    pub fn read_file_at(
+        &self,
+        commit: Oid,
+        path: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, GitError> {
         let tree = self.repo.find_commit(commit)?.tree()?;
         let entry = match tree.get_path(Path::new(path)) {
             Ok(entry) => entry,
@@ -223,6 +237,12 @@ impl Git {
             Err(error) => return Err(error.into()),
         };
         let blob = entry.to_object(&self.repo)?.peel_to_blob()?;
+        if blob.size() as u64 > limit {
+            return Err(GitError::TooLarge {
+                path: format!("{}:{path}", &commit.to_string()[..12]),
+                limit,
+            });
+        }
         Ok(Some(blob.content().to_vec()))
     }
 
@@ -272,10 +292,20 @@ impl Git {
         change.base = merge_base.to_string();
         change.head = head.to_string();
         for name in crate::rules::collection::runner_config_names() {
-            if let Some(text) = self
-                .read_file_at(merge_base, name)?
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-            {
+            let bytes = match self.read_file_at(merge_base, name, MAX_FILE_BYTES as u64) {
+                Ok(bytes) => bytes,
+                Err(GitError::TooLarge { .. }) => {
+                    change.notes.push(Note {
+                        path: name.to_string(),
+                        message: "base's runner configuration is larger than 2 MiB, not read: \
+                                  the runner's default collection applies"
+                            .to_string(),
+                    });
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            if let Some(text) = bytes.and_then(|bytes| String::from_utf8(bytes).ok()) {
                 change.runner_configs.push((name.to_string(), text));
             }
         }

@@ -363,3 +363,120 @@ fn a_tag_on_the_same_commit_as_the_branch_is_not_ambiguous() {
     assert_eq!(rules_of(&json(&output)), ["skipped-test"]);
 }
 
+// ---- item 18: operator input is bounded and never echoed ----
+
+#[test]
+fn config_from_a_device_is_refused_quickly() {
+    let repo = skip_on_feature();
+    let output = run_bounded(
+        capped_binary(repo.path(), &["diff", "main", "--config", "/dev/zero"]),
+        Duration::from_secs(20),
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("not a regular file"), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|line| line.starts_with("error"))
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn config_errors_never_echo_the_file() {
+    let repo = skip_on_feature();
+    // Assembled at run time so that this file holds no credential-shaped literal.
+    let marker = &["ghp", "Zk3q9XbT1mWv7LpR2sYc8NdH4jGf6aUe0oQi"].join("_");
+    let mut command = capped_binary(
+        repo.path(),
+        &["diff", "main", "--config", "/proc/self/environ"],
+    );
+    command.env("SECRET_LOOKING_MARKER", marker);
+    let output = run_bounded(command, Duration::from_secs(20));
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        !text.contains(marker) && !text.contains("SECRET_LOOKING"),
+        "{text}"
+    );
+
+    let policy = tempfile::NamedTempFile::new().unwrap();
+    let path = policy.path().to_str().unwrap();
+    for body in [
+        format!("fail-on: [unclosed {marker}\n"),
+        format!("fail-on: {marker}\n"),
+        format!("ignore:\n  - \"[{marker}\"\n"),
+        format!("rules:\n  skipped-test:\n    severity: {marker}\n"),
+        format!("{marker}: 1\n"),
+        format!("key: value\n\t{marker}: [\n"),
+    ] {
+        std::fs::write(policy.path(), &body).unwrap();
+        let output = repo.run(&["diff", "main", "--config", path]);
+        assert_eq!(output.status.code(), Some(2), "{body}");
+        let text = stderr(&output);
+        assert!(!text.contains(&marker[4..24]), "{body}: {text}");
+        assert!(text.contains(path), "{body}: {text}");
+    }
+}
+
+#[test]
+fn oversized_policies_are_refused() {
+    let repo = skip_on_feature();
+    let big = format!("# {}\nfail-on: error\n", "x".repeat(2 << 20));
+    let policy = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(policy.path(), &big).unwrap();
+    let output = repo.run(&["diff", "main", "--config", policy.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    assert!(stderr(&output).contains("1 MiB"), "{}", stderr(&output));
+
+    // The same policy committed to base.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(POLICY, &big);
+    repo.commit("huge policy");
+    repo.git(&["checkout", "-q", "feature"]);
+    let output = repo.run(&["diff", "main"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let text = stderr(&output);
+    assert!(text.contains("1 MiB") && text.contains(POLICY), "{text}");
+}
+
+#[test]
+fn event_and_report_files_are_bounded() {
+    let repo = skip_on_feature();
+    let big = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(big.path(), vec![b' '; 40 << 20]).unwrap();
+    for (name, path) in [
+        ("pull_request", "/dev/zero"),
+        ("pull_request", big.path().to_str().unwrap()),
+    ] {
+        let mut command = capped_binary(repo.path(), &["github", "--check-run", "false"]);
+        command
+            .env("GITHUB_EVENT_NAME", name)
+            .env("GITHUB_EVENT_PATH", path);
+        let output = run_bounded(command, Duration::from_secs(20));
+        assert_eq!(output.status.code(), Some(2), "{path}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains("GITHUB_EVENT_PATH"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    let event = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        event.path(),
+        r#"{"action":"completed","workflow_run":{"id":1,"head_sha":"c0ffee0000000000000000000000000000000042","conclusion":"success","event":"pull_request","head_branch":"f","pull_requests":[]},"repository":{"name":"widgets","owner":{"login":"acme"}}}"#,
+    )
+    .unwrap();
+    let mut command = capped_binary(
+        repo.path(),
+        &["github", "--check-run", "false", "--report", "/dev/zero"],
+    );
+    command
+        .env("GITHUB_EVENT_NAME", "workflow_run")
+        .env("GITHUB_EVENT_PATH", event.path());
+    let output = run_bounded(command, Duration::from_secs(20));
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("/dev/zero"), "{}", stderr(&output));
+}
+
