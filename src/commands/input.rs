@@ -18,7 +18,7 @@ pub const PRE_PUSH_MAX_BYTES: u64 = 16 << 20;
 
 /// `1 MiB`, `25 MiB`: a byte limit as the messages say it.
 pub fn size_label(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")

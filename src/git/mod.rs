@@ -5,6 +5,8 @@
 //! sides' blobs. It knows nothing of rules. Every failure is a [`GitError`] with a one-line
 //! cause and, where one exists, a hint that says how to fix it.
 
+pub mod command;
+
 use crate::changeset::{ChangeSet, Content, FilePair, MAX_FILE_BYTES, Status};
 use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
@@ -220,6 +222,29 @@ impl Git {
             }
         }
         Err(GitError::NoDefaultBase)
+    }
+
+    /// The author and committer identities and the message of each commit in `base..head`,
+    /// newest first and at most `max` of them, in the shape of `git log
+    /// --format='%an <%ae>%n%cn <%ce>%n%B%n'`. Read with libgit2 rather than `git log`, so no
+    /// program the repository's config names (`gpg.program` through `log.showSignature`) runs.
+    pub fn commit_texts(&self, base: &str, head: &str, max: usize) -> Result<String, GitError> {
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(git2::Sort::TIME)?;
+        walk.push(self.resolve(head)?)?;
+        walk.hide(self.resolve(base)?)?;
+        let mut text = String::new();
+        for id in walk.take(max) {
+            let commit = self.repo.find_commit(id?)?;
+            for person in [commit.author(), commit.committer()] {
+                let name = String::from_utf8_lossy(person.name_bytes());
+                let email = String::from_utf8_lossy(person.email_bytes());
+                text.push_str(&format!("{name} <{email}>\n"));
+            }
+            text.push_str(&String::from_utf8_lossy(commit.message_bytes()));
+            text.push_str("\n\n");
+        }
+        Ok(text)
     }
 
     /// A file's bytes at `commit`, if it exists there; larger than `limit` bytes is an error

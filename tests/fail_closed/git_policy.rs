@@ -172,9 +172,9 @@ fn pre_push_reads_the_policy_from_the_remote_sha() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    write!(
+    writeln!(
         child.stdin.take().unwrap(),
-        "refs/heads/feature {head} refs/heads/main {tip}\n"
+        "refs/heads/feature {head} refs/heads/main {tip}"
     )
     .unwrap();
     let output = child.wait_with_output().unwrap();
@@ -480,3 +480,137 @@ fn event_and_report_files_are_bounded() {
     assert!(stderr(&output).contains("/dev/zero"), "{}", stderr(&output));
 }
 
+// ---- item 19: git subprocesses ignore the repository's own commands and cannot hang ----
+
+fn marker_script(dir: &Path, name: &str, then: &str) -> (PathBuf, PathBuf) {
+    let marker = dir.join(format!("{name}.ran"));
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\ntouch '{}'\n{then}\n", marker.display()),
+    )
+    .unwrap();
+    let mut permissions = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+    std::fs::set_permissions(&script, permissions).unwrap();
+    (script, marker)
+}
+
+/// A commit on top of HEAD that carries a (fake) signature header, so that `git log` with
+/// `log.showSignature` would call `gpg.program` on it.
+fn signed_commit(repo: &Repo) -> String {
+    let tree = repo.git(&["rev-parse", "HEAD^{tree}"]);
+    let parent = repo.git(&["rev-parse", "HEAD"]);
+    let body = format!(
+        "tree {tree}\nparent {parent}\nauthor T <t@example.com> 1700000000 +0000\ncommitter T <t@example.com> 1700000000 +0000\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----\n\nsigned\n"
+    );
+    let object = repo.path().join("commit.txt");
+    std::fs::write(&object, body).unwrap();
+    let sha = repo.git(&[
+        "hash-object",
+        "-t",
+        "commit",
+        "-w",
+        object.to_str().unwrap(),
+    ]);
+    std::fs::remove_file(object).unwrap();
+    repo.git(&["update-ref", "HEAD", &sha]);
+    sha
+}
+
+#[test]
+fn github_never_runs_commands_from_the_repository_git_config() {
+    let scripts = tempfile::tempdir().unwrap();
+    let origin = skip_on_feature();
+    let head = signed_commit(&origin);
+    let base = origin.git(&["rev-parse", "main"]);
+    // A clone of `feature` alone: main's tip must be fetched, through the local transport.
+    let clone = tempfile::tempdir().unwrap();
+    let url = format!("file://{}", origin.path().display());
+    let status = Command::new("git")
+        .args([
+            "clone",
+            "-q",
+            "--single-branch",
+            "--branch",
+            "feature",
+            &url,
+        ])
+        .arg(clone.path())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let (fsmonitor, fsmonitor_ran) = marker_script(scripts.path(), "fsmonitor", "exit 1");
+    let (gpg, gpg_ran) = marker_script(scripts.path(), "gpg", "exit 1");
+    let (upload, upload_ran) =
+        marker_script(scripts.path(), "upload", "exec git-upload-pack \"$@\"");
+    let (ssh, ssh_ran) = marker_script(scripts.path(), "ssh", "exit 1");
+    let hooks = scripts.path().join("hooks");
+    std::fs::create_dir(&hooks).unwrap();
+    let (hook, hook_ran) = marker_script(scripts.path(), "hook", "exit 0");
+    std::fs::copy(&hook, hooks.join("reference-transaction")).unwrap();
+    std::fs::copy(&hook, hooks.join("post-checkout")).unwrap();
+    let config = |key: &str, value: &Path| {
+        let status = Command::new("git")
+            .arg("-C")
+            .arg(clone.path())
+            .args(["config", key])
+            .arg(value)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    config("core.fsmonitor", &fsmonitor);
+    config("gpg.program", &gpg);
+    config("log.showSignature", Path::new("true"));
+    config("remote.origin.uploadpack", &upload);
+    config("core.sshCommand", &ssh);
+    config("core.hooksPath", &hooks);
+    let out = tempfile::tempdir().unwrap();
+    let output = run_bounded(
+        github_command(clone.path(), out.path(), &base, &head),
+        Duration::from_secs(60),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    for (what, marker) in [
+        ("core.fsmonitor", fsmonitor_ran),
+        ("gpg.program", gpg_ran),
+        ("remote.origin.uploadpack", upload_ran),
+        ("core.sshCommand", ssh_ran),
+        ("core.hooksPath", hook_ran),
+    ] {
+        assert!(!marker.exists(), "{what} ran");
+    }
+}
+
+#[test]
+fn a_stalled_fetch_is_killed_at_the_timeout() {
+    // An "origin" that accepts connections and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let repo = skip_on_feature();
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    repo.git(&[
+        "remote",
+        "add",
+        "origin",
+        &format!("http://127.0.0.1:{port}/acme/widgets.git"),
+    ]);
+    let missing_base = "ba5e000000000000000000000000000000000001";
+    let out = tempfile::tempdir().unwrap();
+    let mut command = github_command(repo.path(), out.path(), missing_base, &head);
+    command.env("INTEGRITY_GATE_GIT_TIMEOUT", "2");
+    let started = Instant::now();
+    let output = run_bounded(command, Duration::from_secs(40));
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(started.elapsed() < Duration::from_secs(30));
+    let text = stderr(&output);
+    assert!(text.contains("timed out after 2 s"), "{text}");
+}
