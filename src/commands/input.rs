@@ -35,32 +35,28 @@ pub fn read_bounded(path: &Path, what: &str, limit: u64) -> Result<String, Failu
     if !meta.is_file() {
         return Err(fail("not a regular file".to_string()));
     }
-    // `take`, not the size from `metadata`: /proc files report 0 and a file can grow.
-    let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > limit {
-        return Err(fail(format!("larger than {}", size_label(limit))));
-    }
-    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".to_string()))
+    // Bounded by reading, not by the size from `metadata`: /proc files report 0 and a file
+    // can grow while it is read.
+    read_limited(file, limit).map_err(fail)
 }
 
 /// Reads at most `limit` bytes of `reader` as text (git's pre-push input).
 pub fn read_stream_bounded(reader: impl Read, what: &str, limit: u64) -> Result<String, Failure> {
+    read_limited(reader, limit)
+        .map_err(|cause| Failure::new(format!("cannot read {what}: {cause}")))
+}
+
+/// The text of `reader` when it is UTF-8 and at most `limit` bytes; the error is the cause.
+fn read_limited(reader: impl Read, limit: u64) -> Result<String, String> {
     let mut bytes = Vec::new();
     reader
         .take(limit + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Failure::new(format!("cannot read {what}: {e}")))?;
+        .map_err(|e| e.to_string())?;
     if bytes.len() as u64 > limit {
-        return Err(Failure::new(format!(
-            "cannot read {what}: larger than {}",
-            size_label(limit)
-        )));
+        return Err(format!("larger than {}", size_label(limit)));
     }
-    String::from_utf8(bytes)
-        .map_err(|_| Failure::new(format!("cannot read {what}: not UTF-8 text")))
+    String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string())
 }
 
 /// Opening a FIFO for reading waits for a writer; open without waiting and let the

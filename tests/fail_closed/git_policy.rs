@@ -204,12 +204,7 @@ fn github_reads_the_policy_from_the_event_base_sha() {
 
 #[test]
 fn the_report_says_when_the_policy_is_a_file_or_the_defaults() {
-    let repo = Repo::new();
-    repo.write(TEST_FILE, BASE_TEST);
-    repo.commit("base");
-    repo.git(&["checkout", "-q", "-b", "feature"]);
-    repo.write(TEST_FILE, skipped(BASE_TEST));
-    repo.commit("skip");
+    let repo = skip_on_feature();
     let output = repo.run(&["diff", "main", "--format", "json"]);
     assert_eq!(json(&output)["policy"]["source"], "default");
     let policy = tempfile::NamedTempFile::new().unwrap();
