@@ -527,6 +527,48 @@ agents:
     }
 
     #[test]
+    fn policy_origins_label_and_serialise() {
+        let sha = "c".repeat(40);
+        let commit = PolicyOrigin::commit(&sha, ".integrity-gate.yml");
+        assert_eq!(commit.label(), "cccccccccccc:.integrity-gate.yml");
+        assert_eq!(
+            serde_json::to_value(&commit).unwrap(),
+            serde_json::json!({"source": sha, "path": ".integrity-gate.yml"})
+        );
+        let file = PolicyOrigin::file("/etc/gate.yml");
+        assert_eq!(file.label(), "/etc/gate.yml");
+        assert_eq!(
+            serde_json::to_value(&file).unwrap(),
+            serde_json::json!({"source": "file:/etc/gate.yml"})
+        );
+        assert_eq!(PolicyOrigin::default_policy().label(), "defaults");
+        assert_eq!(Policy::default().source, PolicyOrigin::default_policy());
+    }
+
+    #[test]
+    fn errors_give_positions_and_keys_never_values() {
+        let value = "s3cr3t-value-from-the-file";
+        for text in [
+            format!("fail-on: [{value}\n"),
+            format!("fail-on: {value}\n"),
+            format!("rules:\n  skipped-test:\n    severity: {value}\n"),
+            format!("ignore: [\"[{value}\"]\n"),
+            format!("allow:\n  - rule: skipped-test\n    reason: r\n    paths: [\"[{value}\"]\n"),
+        ] {
+            let error = parse(&text, "p").unwrap_err();
+            assert!(!error.message.contains("s3cr3t"), "{text}: {error}");
+        }
+        let error = parse("a: 1\nb: [\n", "p").unwrap_err();
+        assert!(
+            error.message.starts_with("invalid YAML at line "),
+            "{error}"
+        );
+        let long = "k".repeat(100);
+        let error = parse(&format!("{long}: 1\n"), "p").unwrap_err();
+        assert!(!error.message.contains(&long), "{error}");
+    }
+
+    #[test]
     fn fail_on_blocks_at_and_above_the_threshold() {
         let fail_on = FailOn::AtLeast(Severity::Warning);
         assert!(fail_on.blocks(Severity::Error));

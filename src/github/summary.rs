@@ -449,6 +449,22 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_source_is_named() {
+        let mut r = report(Vec::new(), None);
+        assert!(!markdown(&r, None, CHECK_OUTPUT_LIMIT).contains("Policy:"));
+        let sha = "c".repeat(40);
+        r.policy = Some(crate::config::PolicyOrigin::commit(
+            &sha,
+            ".integrity-gate.yml",
+        ));
+        let md = markdown(&r, None, CHECK_OUTPUT_LIMIT);
+        assert!(
+            md.contains("Policy: cccccccccccc:.integrity-gate.yml.\n"),
+            "{md}"
+        );
+    }
+
+    #[test]
     fn clean_report_says_so() {
         let md = markdown(&report(Vec::new(), None), None, CHECK_OUTPUT_LIMIT);
         assert!(md.starts_with("## ✅ integrity-gate: no findings"));

@@ -609,3 +609,22 @@ fn a_stalled_fetch_is_killed_at_the_timeout() {
     let text = stderr(&output);
     assert!(text.contains("timed out after 2 s"), "{text}");
 }
+
+#[test]
+fn commit_trailers_are_read_without_git_log() {
+    let repo = skip_on_feature();
+    let base = repo.git(&["rev-parse", "main"]);
+    repo.write("notes.txt", "more\n");
+    repo.git(&["add", "-A"]);
+    repo.git(&[
+        "commit",
+        "-q",
+        "-m",
+        "Fix the cart\n\nCo-authored-by: Claude <noreply@anthropic.com>",
+    ]);
+    let head = repo.git(&["rev-parse", "HEAD"]);
+    let found = integrity_gate::github::agent::from_commits(repo.path(), &base, &head).unwrap();
+    assert!(found.is_some_and(|reason| reason.contains("Claude")));
+    let before = integrity_gate::github::agent::from_commits(repo.path(), &base, &base).unwrap();
+    assert_eq!(before, None);
+}
