@@ -13,6 +13,7 @@
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
 
 /// Environment variable: how many seconds a git process may run (default 120).
@@ -119,7 +120,17 @@ fn run_within(mut command: Command, limit: Duration) -> Result<Output, RunError>
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(50));
     };
-    let collect = |reader: std::thread::JoinHandle<Vec<u8>>| reader.join().unwrap_or_default();
+    // git has exited, but a helper it left behind may still hold a pipe open: wait for the
+    // output only as long as the limit allows, then stop the group and take what arrived.
+    let collect = |reader: Receiver<Vec<u8>>| {
+        let left = limit.saturating_sub(started.elapsed());
+        reader.recv_timeout(left).unwrap_or_else(|_| {
+            kill_group(child.id());
+            reader
+                .recv_timeout(Duration::from_secs(1))
+                .unwrap_or_default()
+        })
+    };
     Ok(Output {
         status,
         stdout: collect(stdout),
@@ -128,27 +139,34 @@ fn run_within(mut command: Command, limit: Duration) -> Result<Output, RunError>
 }
 
 /// Reads a pipe to its end on a thread (both pipes at once, so neither can fill up and block).
-fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+fn drain(pipe: Option<impl Read + Send + 'static>) -> Receiver<Vec<u8>> {
+    let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(mut pipe) = pipe {
             let _ = pipe.read_to_end(&mut bytes);
         }
-        bytes
-    })
+        let _ = sender.send(bytes);
+    });
+    receiver
 }
 
 fn stop(child: &mut Child) {
+    kill_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Stops every process of the group that `process_group(0)` made for the child `id`.
+fn kill_group(id: u32) {
     #[cfg(unix)]
-    if let Ok(group) = libc::pid_t::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals the process group that `process_group(0)`
-        // created for this child; it touches no memory.
+    if let Ok(group) = libc::pid_t::try_from(id) {
+        // SAFETY: kill(2) with a negative pid only sends a signal to that process group; it
+        // touches no memory.
         unsafe {
             libc::kill(-group, libc::SIGKILL);
         }
     }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 #[cfg(test)]
@@ -191,6 +209,14 @@ mod tests {
         let started = Instant::now();
         let error = run_within(stalled, Duration::from_millis(300)).unwrap_err();
         assert!(matches!(error, RunError::TimedOut { .. }), "{error}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        // A helper left behind holding the pipes once the child itself has exited.
+        let mut left_behind = Command::new("sh");
+        left_behind.args(["-c", "sleep 30 & echo done"]);
+        let started = Instant::now();
+        let output = run_within(left_behind, Duration::from_millis(500)).unwrap();
+        assert!(output.status.success());
+        assert_eq!(output.stdout, b"done\n");
         assert!(started.elapsed() < Duration::from_secs(10));
     }
 }
