@@ -67,11 +67,59 @@ pub struct AgentPolicy {
     pub rules: HashMap<&'static str, Level>,
 }
 
+/// Where the policy came from, as the reports state it (JSON `policy`, the summary lines).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PolicyOrigin {
+    /// The commit it was read from (40 or 64 hex), `file:<path>` for `--config`, or `default`
+    /// when base has no policy file.
+    pub source: String,
+    /// The file read inside that commit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+impl PolicyOrigin {
+    /// The policy file `path` inside `commit`.
+    pub fn commit(commit: &str, path: &str) -> PolicyOrigin {
+        PolicyOrigin {
+            source: commit.to_string(),
+            path: Some(path.to_string()),
+        }
+    }
+
+    /// A policy file named on the command line.
+    pub fn file(path: &str) -> PolicyOrigin {
+        PolicyOrigin {
+            source: format!("file:{path}"),
+            path: None,
+        }
+    }
+
+    /// No policy file: the built-in defaults.
+    pub fn default_policy() -> PolicyOrigin {
+        PolicyOrigin {
+            source: "default".to_string(),
+            path: None,
+        }
+    }
+
+    /// One short human label: `1a2b3c4d5e6f:.integrity-gate.yml`, a path, or `defaults`.
+    pub fn label(&self) -> String {
+        match (&self.path, self.source.strip_prefix("file:")) {
+            (Some(path), _) => format!("{}:{path}", &self.source[..12.min(self.source.len())]),
+            (None, Some(file)) => file.to_string(),
+            (None, None) => "defaults".to_string(),
+        }
+    }
+}
+
 /// The resolved policy.
 #[derive(Clone, Debug)]
 pub struct Policy {
     /// Where it came from, for messages (`<base>:.integrity-gate.yml`, a path, or `defaults`).
     pub origin: String,
+    /// Where it came from, for the reports.
+    pub source: PolicyOrigin,
     /// Lowest blocking severity.
     pub fail_on: FailOn,
     /// Per-rule overrides.
@@ -88,6 +136,7 @@ impl Default for Policy {
     fn default() -> Policy {
         Policy {
             origin: "defaults".to_string(),
+            source: PolicyOrigin::default_policy(),
             fail_on: FailOn::AtLeast(Severity::Error),
             rules: HashMap::new(),
             ignore: None,
@@ -177,7 +226,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     let value: Value = if text.trim().is_empty() {
         Value::Null
     } else {
-        serde_saphyr::from_str(text).map_err(|e| error(format!("invalid YAML: {e}")))?
+        serde_saphyr::from_str(text).map_err(|e| error(yaml_error(&e)))?
     };
     let mut policy = Policy {
         origin: origin.to_string(),
@@ -219,12 +268,31 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     Ok(policy)
 }
 
+/// The parser's error without the parser's message: that message quotes the input (the policy
+/// may be any file the operator named, `/proc/self/environ` included), so only the position is
+/// kept.
+fn yaml_error(error: &serde_saphyr::Error) -> String {
+    match error.location() {
+        Some(at) => format!("invalid YAML at line {}, column {}", at.line(), at.column()),
+        None => "invalid YAML".to_string(),
+    }
+}
+
+/// A key as error messages show it: clipped, so a long key cannot carry a file's content out.
+fn shown_key(key: &str) -> String {
+    const MAX: usize = 40;
+    match key.char_indices().nth(MAX) {
+        Some((end, _)) => format!("{}…", &key[..end]),
+        None => key.to_string(),
+    }
+}
+
 fn check_keys(map: &Map<String, Value>, known: &[&str], prefix: &str) -> Result<(), String> {
     for key in map.keys() {
         if !known.contains(&key.as_str()) {
             return Err(unknown(
                 "key",
-                &format!("{prefix}{key}"),
+                &format!("{prefix}{}", shown_key(key)),
                 key,
                 known.iter().copied(),
             ));
@@ -245,8 +313,7 @@ fn parse_fail_on(value: &Value, key: &str) -> Result<FailOn, String> {
     let text = value
         .as_str()
         .ok_or_else(|| format!("`{key}` must be one of error, warning, note, never"))?;
-    FailOn::parse(text)
-        .ok_or_else(|| format!("`{key}: {text}` is not one of error, warning, note, never"))
+    FailOn::parse(text).ok_or_else(|| format!("`{key}` is not one of error, warning, note, never"))
 }
 
 fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>, String> {
@@ -258,7 +325,7 @@ fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>,
         let rule = rules::find(id).ok_or_else(|| {
             unknown(
                 "rule id",
-                &format!("{key}.{id}"),
+                &format!("{key}.{}", shown_key(id)),
                 id,
                 rules::ALL_RULES.iter().map(|rule| rule.id),
             )
@@ -276,9 +343,7 @@ fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>,
             let level = match text {
                 "off" => Level::Off,
                 other => Level::On(Severity::parse(other).ok_or_else(|| {
-                    format!(
-                        "`{key}.{id}.severity: {severity}` is not one of off, note, warning, error"
-                    )
+                    format!("`{key}.{id}.severity` is not one of off, note, warning, error")
                 })?),
             };
             levels.insert(rule.id, level);
@@ -303,8 +368,11 @@ fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
 
 fn glob_set(globs: &[String], key: &str) -> Result<GlobSet, String> {
     let mut builder = GlobSetBuilder::new();
-    for glob in globs {
-        builder.add(Glob::new(glob).map_err(|e| format!("`{key}`: invalid glob `{glob}`: {e}"))?);
+    for (index, glob) in globs.iter().enumerate() {
+        // The error's kind only: globset's message quotes the glob.
+        builder.add(
+            Glob::new(glob).map_err(|e| format!("`{key}[{index}]`: invalid glob: {}", e.kind()))?,
+        );
         // `vendor` and `vendor/` also mean everything below the folder.
         if !glob.contains('*') {
             let below = format!("{}/**", glob.trim_end_matches('/'));
@@ -315,7 +383,7 @@ fn glob_set(globs: &[String], key: &str) -> Result<GlobSet, String> {
     }
     builder
         .build()
-        .map_err(|e| format!("`{key}`: invalid globs: {e}"))
+        .map_err(|e| format!("`{key}`: invalid globs: {}", e.kind()))
 }
 
 fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
@@ -336,7 +404,7 @@ fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
         let rule = rules::find(id).ok_or_else(|| {
             unknown(
                 "rule id",
-                &format!("{key}.rule: {id}"),
+                &format!("{key}.rule: {}", shown_key(id)),
                 id,
                 rules::ALL_RULES.iter().map(|rule| rule.id),
             )
@@ -456,6 +524,48 @@ agents:
             .unwrap()
             .tightened_for_agents();
         assert_eq!(stricter.fail_on, FailOn::AtLeast(Severity::Note));
+    }
+
+    #[test]
+    fn policy_origins_label_and_serialise() {
+        let sha = "c".repeat(40);
+        let commit = PolicyOrigin::commit(&sha, ".integrity-gate.yml");
+        assert_eq!(commit.label(), "cccccccccccc:.integrity-gate.yml");
+        assert_eq!(
+            serde_json::to_value(&commit).unwrap(),
+            serde_json::json!({"source": sha, "path": ".integrity-gate.yml"})
+        );
+        let file = PolicyOrigin::file("/etc/gate.yml");
+        assert_eq!(file.label(), "/etc/gate.yml");
+        assert_eq!(
+            serde_json::to_value(&file).unwrap(),
+            serde_json::json!({"source": "file:/etc/gate.yml"})
+        );
+        assert_eq!(PolicyOrigin::default_policy().label(), "defaults");
+        assert_eq!(Policy::default().source, PolicyOrigin::default_policy());
+    }
+
+    #[test]
+    fn errors_give_positions_and_keys_never_values() {
+        let value = "s3cr3t-value-from-the-file";
+        for text in [
+            format!("fail-on: [{value}\n"),
+            format!("fail-on: {value}\n"),
+            format!("rules:\n  skipped-test:\n    severity: {value}\n"),
+            format!("ignore: [\"[{value}\"]\n"),
+            format!("allow:\n  - rule: skipped-test\n    reason: r\n    paths: [\"[{value}\"]\n"),
+        ] {
+            let error = parse(&text, "p").unwrap_err();
+            assert!(!error.message.contains("s3cr3t"), "{text}: {error}");
+        }
+        let error = parse("a: 1\nb: [\n", "p").unwrap_err();
+        assert!(
+            error.message.starts_with("invalid YAML at line "),
+            "{error}"
+        );
+        let long = "k".repeat(100);
+        let error = parse(&format!("{long}: 1\n"), "p").unwrap_err();
+        assert!(!error.message.contains(&long), "{error}");
     }
 
     #[test]

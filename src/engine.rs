@@ -38,6 +38,8 @@ pub struct Report {
     pub blocking: usize,
     /// The test inventory delta, when the change touched test files.
     pub tests: Option<TestSummary>,
+    /// Where the policy came from (`None` for a report that was not analysed here).
+    pub policy: Option<crate::config::PolicyOrigin>,
 }
 
 /// How the set of tests changed: counts over the changed files' test inventories.
@@ -69,15 +71,13 @@ struct FileResult {
 
 /// Analyses a change set under a policy.
 pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
+    // A pair is skipped only when every path it has is ignored: a file renamed out of an
+    // analysed path into an ignored one is analysed as the rename it is (a skip added on the
+    // way is found; leaving the runner's collection is a deleted test), never dropped.
     let pairs: Vec<&FilePair> = change
         .files
         .iter()
-        .filter(|pair| {
-            ![&pair.old_path, &pair.new_path]
-                .into_iter()
-                .flatten()
-                .any(|path| policy.is_ignored(path))
-        })
+        .filter(|pair| !pair_paths(pair).all(|path| policy.is_ignored(path)))
         .collect();
     let rules: Vec<&'static Rule> = ALL_RULES
         .iter()
@@ -117,6 +117,17 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
 
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = change.notes.clone();
+    notes.extend(
+        pairs
+            .iter()
+            .filter(|pair| pair_paths(pair).any(|path| policy.is_ignored(path)))
+            .map(|pair| Note {
+                path: pair.path().to_string(),
+                message: "moved between an ignored and an analysed path: analysed as a rename; \
+                          changes inside the policy's `ignore:` paths are not analysed"
+                    .to_string(),
+            }),
+    );
     let mut judged: HashMap<&str, usize> = HashMap::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
@@ -176,7 +187,16 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         files_scanned: pairs.len(),
         blocking,
         tests: test_summary(&results, &judged, &rules),
+        policy: Some(policy.source.clone()),
     }
+}
+
+/// The old and new path of a pair (one of them for an added or deleted file).
+fn pair_paths(pair: &FilePair) -> impl Iterator<Item = &str> {
+    [&pair.old_path, &pair.new_path]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
 }
 
 /// Adds findings produced outside the engine (the `--online` registry look-ups) to a report,

@@ -66,7 +66,8 @@ pub struct Installed {
 
 /// The hooks directory git uses for `repo_dir`, honouring `core.hooksPath`.
 pub fn hooks_dir(repo_dir: &Path) -> Result<PathBuf, HookError> {
-    let out = git(
+    let out = run_git(
+        crate::git::command::git_keeping(repo_dir, &["core.hooksPath"]),
         repo_dir,
         &["rev-parse", "--path-format=absolute", "--git-path", "hooks"],
     )?;
@@ -314,18 +315,22 @@ fn has_commit(repo_dir: &Path, sha: &str) -> bool {
 }
 
 fn git(repo_dir: &Path, args: &[&str]) -> Result<String, HookError> {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo_dir)
-        .args(args)
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("LC_ALL", "C")
-        .output()
-        .map_err(|source| HookError::Io {
+    run_git(crate::git::command::git(repo_dir), repo_dir, args)
+}
+
+fn run_git(mut command: Command, repo_dir: &Path, args: &[&str]) -> Result<String, HookError> {
+    command.args(args);
+    let out = crate::git::command::run(command).map_err(|error| match error {
+        crate::git::command::RunError::Spawn(source) => HookError::Io {
             action: "cannot run git in",
             path: repo_dir.display().to_string(),
             source,
-        })?;
+        },
+        timed_out => HookError::Git {
+            args: args.join(" "),
+            stderr: timed_out.to_string(),
+        },
+    })?;
     if !out.status.success() {
         return Err(HookError::Git {
             args: args.join(" "),

@@ -89,13 +89,15 @@ impl Failure {
 
 impl From<git::GitError> for Failure {
     fn from(error: git::GitError) -> Failure {
-        Failure::new(error.to_string()).with_hint(error.hint())
+        Failure::new(error.to_string()).with_hint(error.hint().as_deref())
     }
 }
 
 impl From<config::ConfigError> for Failure {
     fn from(error: config::ConfigError) -> Failure {
-        Failure::new(format!("invalid policy: {error}"))
+        // Key names are quoted to help fix the file; a key can still look like a credential.
+        let message = secrets::scanner().redact_text(&format!("invalid policy: {error}"));
+        Failure::new(message)
     }
 }
 

@@ -3,7 +3,7 @@
 //! changes when the policy says so), then hands the report to [`crate::github::run::deliver`].
 //! Reporting never changes the verdict: the exit code comes from the report alone.
 
-use super::{PolicySource, analyze, exit_for, open_repo};
+use super::{PolicySource, analyze, exit_for, input, open_repo};
 use crate::cli::GithubArgs;
 use crate::github::checks::{CheckApi, PublishOptions};
 use crate::github::run::{self, Artifacts, CheckRunMode, GithubEnv, Surfaces};
@@ -60,8 +60,11 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
     };
     let annotations = flag(&args.annotations, "annotations")?;
     let step_summary = flag(&args.summary, "summary")?;
-    let payload = std::fs::read_to_string(&path)
-        .map_err(|e| Failure::new(format!("cannot read GITHUB_EVENT_PATH {path}: {e}")))?;
+    let payload = input::read_bounded(
+        std::path::Path::new(&path),
+        "GITHUB_EVENT_PATH",
+        input::EVENT_MAX_BYTES,
+    )?;
     let plan = event::read(&name, &payload)?;
     if plan.kind == event::EventKind::WorkflowRun {
         return relay(args, &plan, check_run, annotations, step_summary);
@@ -159,8 +162,7 @@ fn relay(
     let path = args.report.as_deref().ok_or_else(|| {
         Failure::new("on workflow_run, pass the first stage's report with --report PATH")
     })?;
-    let json = std::fs::read_to_string(path)
-        .map_err(|e| Failure::new(format!("cannot read {}: {e}", path.display())))?;
+    let json = input::read_bounded(path, "report", input::REPORT_MAX_BYTES)?;
     let scanner = crate::secrets::scanner();
     let report = crate::github::relay::read_report(
         &json,

@@ -5,10 +5,11 @@
 //! `github` all go through it, so they read the policy from base the same way.
 
 pub mod github;
+pub mod input;
 mod online;
 pub mod push;
 
-use crate::config::{self, FailOn, Policy};
+use crate::config::{self, FailOn, Policy, PolicyOrigin};
 use crate::engine::{self, Report};
 use crate::git::{self, Git};
 use crate::{Exit, Failure, lang, query, report, rules};
@@ -27,29 +28,19 @@ pub struct PolicySource<'a> {
     pub online: bool,
 }
 
-/// Analyses a range: reads the change, the policy from the merge-base, and runs the engine.
+/// Analyses a range: reads the change, the policy from the base ref as it is now (the commit
+/// BASE resolves to, not the merge-base: a branch cut before base tightened its policy is
+/// judged by the tighter one), and runs the engine.
 pub fn analyze(
     repo: &Git,
     range: &git::Range<'_>,
     source: &PolicySource<'_>,
 ) -> Result<(Report, Policy), Failure> {
-    let (merge_base, change) = repo.change_set(range)?;
-    let mut policy = match source.config {
-        Some(path) => load_policy_file(path)?,
-        None => {
-            let short = &change.base[..12.min(change.base.len())];
-            let origin = format!("{short}:{}", rules::POLICY_PATH);
-            match merge_base.map(|oid| repo.read_file_at(oid, rules::POLICY_PATH)) {
-                Some(Ok(Some(bytes))) => {
-                    let text = String::from_utf8(bytes).map_err(|_| {
-                        Failure::new(format!("invalid policy: {origin}: not UTF-8"))
-                    })?;
-                    config::parse(&text, &origin)?
-                }
-                Some(Err(error)) => return Err(error.into()),
-                Some(Ok(None)) | None => Policy::default(),
-            }
-        }
+    let (base_commit, change) = repo.change_set(range)?;
+    let mut policy = match (source.config, base_commit) {
+        (Some(path), _) => load_policy_file(path)?,
+        (None, Some(commit)) => load_policy_at(repo, commit)?,
+        (None, None) => Policy::default(),
     };
     if source.agent {
         policy = policy.tightened_for_agents();
@@ -78,9 +69,26 @@ pub fn exit_for(report: &Report) -> Exit {
 }
 
 fn load_policy_file(path: &Path) -> Result<Policy, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::new(format!("cannot read policy {}: {e}", path.display())))?;
-    Ok(config::parse(&text, &path.display().to_string())?)
+    let text = input::read_bounded(path, "policy", input::POLICY_MAX_BYTES)?;
+    let shown = path.display().to_string();
+    let mut policy = config::parse(&text, &shown)?;
+    policy.source = PolicyOrigin::file(&shown);
+    Ok(policy)
+}
+
+/// The policy file at `commit`, or the defaults when it has none.
+fn load_policy_at(repo: &Git, commit: git2::Oid) -> Result<Policy, Failure> {
+    let Some(bytes) = repo.read_file_at(commit, rules::POLICY_PATH, input::POLICY_MAX_BYTES)?
+    else {
+        return Ok(Policy::default());
+    };
+    let commit = commit.to_string();
+    let origin = format!("{}:{}", &commit[..12], rules::POLICY_PATH);
+    let text = String::from_utf8(bytes)
+        .map_err(|_| Failure::new(format!("invalid policy: {origin}: not UTF-8")))?;
+    let mut policy = config::parse(&text, &origin)?;
+    policy.source = PolicyOrigin::commit(&commit, rules::POLICY_PATH);
+    Ok(policy)
 }
 
 /// Opens the repository at `dir`, or the current directory.
@@ -175,8 +183,8 @@ pub fn debug(command: &crate::cli::DebugCommand) -> Result<String, Failure> {
     let shown = file.display().to_string();
     let language = lang::Language::from_path(&shown)
         .ok_or_else(|| Failure::new(format!("{shown}: no grammar for this file type")))?;
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| Failure::new(format!("cannot read {shown}: {e}")))?;
+    let limit = crate::changeset::MAX_FILE_BYTES as u64;
+    let text = input::read_bounded(file, "file", limit)?;
     let parsed = lang::parse(language, text).map_err(|e| Failure::new(e.to_string()))?;
     let Some(name) = query_name else {
         return Ok(format!("{}\n", parsed.tree.root_node().to_sexp()));

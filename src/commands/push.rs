@@ -6,7 +6,6 @@ use crate::cli::PrePushArgs;
 use crate::hook::{self, PreCommitRange};
 use crate::report::{self, Format, Style};
 use crate::{Exit, Failure, git};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 impl From<hook::HookError> for Failure {
@@ -98,10 +97,11 @@ fn pushed_ranges(
     repo_dir: &Path,
     remote: Option<&str>,
 ) -> Result<Vec<(String, Option<String>, String)>, Failure> {
-    let mut stdin = String::new();
-    std::io::stdin()
-        .read_to_string(&mut stdin)
-        .map_err(|e| Failure::new(format!("cannot read git's pre-push input: {e}")))?;
+    let stdin = super::input::read_stream_bounded(
+        std::io::stdin(),
+        "git's pre-push input",
+        super::input::PRE_PUSH_MAX_BYTES,
+    )?;
     let remote = remote.unwrap_or("origin");
     let mut ranges = Vec::new();
     for pushed in hook::parse_pre_push(&stdin)? {

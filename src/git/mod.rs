@@ -5,6 +5,8 @@
 //! sides' blobs. It knows nothing of rules. Every failure is a [`GitError`] with a one-line
 //! cause and, where one exists, a hint that says how to fix it.
 
+pub mod command;
+
 use crate::changeset::{ChangeSet, Content, FilePair, MAX_FILE_BYTES, Status};
 use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
@@ -38,6 +40,25 @@ pub enum GitError {
         /// Head revision as given.
         head: String,
     },
+    /// A short name that refs of different kinds give to different commits (a tag shadowing
+    /// a branch).
+    #[error("ambiguous revision `{name}`: {first} and {second} point to different commits")]
+    AmbiguousRevision {
+        /// The name as given.
+        name: String,
+        /// One full ref name (the branch, when there is one).
+        first: String,
+        /// Another full ref name that points elsewhere.
+        second: String,
+    },
+    /// A file read from a commit is larger than the gate reads.
+    #[error("{path}: larger than {} MiB", limit >> 20)]
+    TooLarge {
+        /// `<commit>:<path>`.
+        path: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A bare repository without an explicit head.
     #[error("this is a bare repository: name the head revision with --head")]
     BareWithoutHead,
@@ -54,18 +75,22 @@ pub enum GitError {
 
 impl GitError {
     /// How to fix it, when we know.
-    pub fn hint(&self) -> Option<&'static str> {
-        match self {
-            GitError::ShallowMissingBase { .. } => Some(
-                "fetch full history: `git fetch --unshallow`, or actions/checkout with `fetch-depth: 0`",
-            ),
-            GitError::NoDefaultBase => Some("name the base branch: `integrity-gate diff main`"),
-            GitError::BadRevision(_) => Some(
-                "check the branch name; in CI, fetch the base branch first (`git fetch origin main`)",
-            ),
-            GitError::NotARepository(_) => Some("run inside a git checkout"),
-            _ => None,
-        }
+    pub fn hint(&self) -> Option<String> {
+        let hint = match self {
+            GitError::ShallowMissingBase { .. } => {
+                "fetch full history: `git fetch --unshallow`, or actions/checkout with `fetch-depth: 0`"
+            }
+            GitError::NoDefaultBase => "name the base branch: `integrity-gate diff main`",
+            GitError::BadRevision(_) => {
+                "check the branch name; in CI, fetch the base branch first (`git fetch origin main`)"
+            }
+            GitError::NotARepository(_) => "run inside a git checkout",
+            GitError::AmbiguousRevision { first, .. } => {
+                return Some(format!("pass the full ref name, e.g. `{first}`"));
+            }
+            _ => return None,
+        };
+        Some(hint.to_string())
     }
 }
 
@@ -104,8 +129,20 @@ impl Git {
             .map_err(|_| GitError::NotARepository(path.display().to_string()))
     }
 
-    /// Resolves a revision to a commit id.
+    /// Resolves a revision to a commit id. A short name is looked up the way git does
+    /// (`refs/tags/` before `refs/heads/`!), so a tag named like the base branch would silently
+    /// replace it; when refs sharing the name point at different commits the name is refused
+    /// instead, naming them (see [`Git::unambiguous`]). Full ref names, object ids and
+    /// expressions (`main~3`, `HEAD^`) keep working; an expression's leading name is checked too.
     pub fn resolve(&self, spec: &str) -> Result<Oid, GitError> {
+        let expanded;
+        let spec = match self.unambiguous(spec)? {
+            Some(full) => {
+                expanded = full;
+                expanded.as_str()
+            }
+            None => spec,
+        };
         let object = self.repo.revparse_single(spec).map_err(|error| {
             if error.code() == ErrorCode::UnbornBranch {
                 GitError::Empty
@@ -119,7 +156,57 @@ impl Git {
         Ok(commit.id())
     }
 
-    /// The default base: the remote's default branch, then `main`, then `master`.
+    /// `spec` with its leading short name replaced by the one full ref it means, `None` when
+    /// there is nothing to replace (an object id, a full ref name, a name no ref has), or an
+    /// error when refs sharing the name point at different commits.
+    fn unambiguous(&self, spec: &str) -> Result<Option<String>, GitError> {
+        let end = spec.find(['~', '^', ':']).unwrap_or(spec.len());
+        let end = spec.find("@{").map_or(end, |at| at.min(end));
+        let (name, rest) = spec.split_at(end);
+        let full_id = matches!(name.len(), 40 | 64) && name.bytes().all(|b| b.is_ascii_hexdigit());
+        if name.is_empty() || name.starts_with("refs/") || full_id {
+            return Ok(None);
+        }
+        // git's own lookup order (`git help revisions`), but every match counts.
+        let candidates = [
+            name.to_string(),
+            format!("refs/{name}"),
+            format!("refs/tags/{name}"),
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/{name}"),
+            format!("refs/remotes/{name}/HEAD"),
+        ];
+        let mut found: Vec<(String, Oid)> = Vec::new();
+        for candidate in candidates {
+            let Ok(reference) = self.repo.find_reference(&candidate) else {
+                continue;
+            };
+            let Ok(commit) = reference.peel_to_commit() else {
+                continue;
+            };
+            found.push((candidate, commit.id()));
+        }
+        // The branch wins when it exists: it is what a base or head name normally means.
+        let Some((winner, winner_id)) = found
+            .iter()
+            .find(|(full, _)| full.starts_with("refs/heads/"))
+            .or(found.first())
+        else {
+            return Ok(None);
+        };
+        if let Some((shadow, _)) = found.iter().find(|(_, id)| id != winner_id) {
+            return Err(GitError::AmbiguousRevision {
+                name: name.to_string(),
+                first: winner.clone(),
+                second: shadow.clone(),
+            });
+        }
+        Ok(Some(format!("{winner}{rest}")))
+    }
+
+    /// The default base: the remote's default branch, then `main`, then `master`. A name that
+    /// exists but is ambiguous stops the search: falling through to the next candidate would
+    /// let a tag pick the base.
     pub fn default_base(&self) -> Result<String, GitError> {
         for candidate in [
             "origin/HEAD",
@@ -128,15 +215,46 @@ impl Git {
             "origin/main",
             "origin/master",
         ] {
-            if self.resolve(candidate).is_ok() {
-                return Ok(candidate.to_string());
+            match self.resolve(candidate) {
+                Ok(_) => return Ok(candidate.to_string()),
+                Err(error @ GitError::AmbiguousRevision { .. }) => return Err(error),
+                Err(_) => {}
             }
         }
         Err(GitError::NoDefaultBase)
     }
 
-    /// The policy file's text at `commit`, if it exists there.
-    pub fn read_file_at(&self, commit: Oid, path: &str) -> Result<Option<Vec<u8>>, GitError> {
+    /// The author and committer identities and the message of each commit in `base..head`,
+    /// newest first and at most `max` of them, in the shape of `git log
+    /// --format='%an <%ae>%n%cn <%ce>%n%B%n'`. Read with libgit2 rather than `git log`, so no
+    /// program the repository's config names (`gpg.program` through `log.showSignature`) runs.
+    pub fn commit_texts(&self, base: &str, head: &str, max: usize) -> Result<String, GitError> {
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(git2::Sort::TIME)?;
+        walk.push(self.resolve(head)?)?;
+        walk.hide(self.resolve(base)?)?;
+        let mut text = String::new();
+        for id in walk.take(max) {
+            let commit = self.repo.find_commit(id?)?;
+            for person in [commit.author(), commit.committer()] {
+                let name = String::from_utf8_lossy(person.name_bytes());
+                let email = String::from_utf8_lossy(person.email_bytes());
+                text.push_str(&format!("{name} <{email}>\n"));
+            }
+            text.push_str(&String::from_utf8_lossy(commit.message_bytes()));
+            text.push_str("\n\n");
+        }
+        Ok(text)
+    }
+
+    /// A file's bytes at `commit`, if it exists there; larger than `limit` bytes is an error
+    /// (checked before the blob is copied).
+    pub fn read_file_at(
+        &self,
+        commit: Oid,
+        path: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, GitError> {
         let tree = self.repo.find_commit(commit)?.tree()?;
         let entry = match tree.get_path(Path::new(path)) {
             Ok(entry) => entry,
@@ -144,11 +262,18 @@ impl Git {
             Err(error) => return Err(error.into()),
         };
         let blob = entry.to_object(&self.repo)?.peel_to_blob()?;
+        if blob.size() as u64 > limit {
+            return Err(GitError::TooLarge {
+                path: format!("{}:{path}", &commit.to_string()[..12]),
+                limit,
+            });
+        }
         Ok(Some(blob.content().to_vec()))
     }
 
-    /// Resolves the range and reads the change: merge-base(base, head)..head. The merge-base
-    /// is `None` when the base is git's empty tree (a first push with nothing before it).
+    /// Resolves the range and reads the change: merge-base(base, head)..head. Also returns the
+    /// commit BASE itself resolves to (the base branch as it is now, where the policy is read),
+    /// `None` when the base is git's empty tree (a first push with nothing before it).
     pub fn change_set(&self, range: &Range<'_>) -> Result<(Option<Oid>, ChangeSet), GitError> {
         if self.repo.is_bare() && range.worktree {
             return Err(GitError::BareWorktree);
@@ -192,14 +317,24 @@ impl Git {
         change.base = merge_base.to_string();
         change.head = head.to_string();
         for name in crate::rules::collection::runner_config_names() {
-            if let Some(text) = self
-                .read_file_at(merge_base, name)?
-                .and_then(|bytes| String::from_utf8(bytes).ok())
-            {
+            let bytes = match self.read_file_at(merge_base, name, MAX_FILE_BYTES as u64) {
+                Ok(bytes) => bytes,
+                Err(GitError::TooLarge { .. }) => {
+                    change.notes.push(Note {
+                        path: name.to_string(),
+                        message: "base's runner configuration is larger than 2 MiB, not read: \
+                                  the runner's default collection applies"
+                            .to_string(),
+                    });
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            if let Some(text) = bytes.and_then(|bytes| String::from_utf8(bytes).ok()) {
                 change.runner_configs.push((name.to_string(), text));
             }
         }
-        Ok((Some(merge_base), change))
+        Ok((Some(base), change))
     }
 
     fn diff_options() -> DiffOptions {

@@ -7,7 +7,6 @@
 //! detector returns a human-readable reason so the summary can say why the stricter policy ran.
 
 use std::path::Path;
-use std::process::Command;
 
 /// Bot logins of coding agents (compared case-insensitively). `[bot]` logins are reserved for
 /// GitHub Apps, so a person cannot register one of these names.
@@ -142,32 +141,16 @@ pub fn from_commit_text(text: &str) -> Option<String> {
     None
 }
 
-/// Reads the messages and identities of the commits in `base..head` with the git CLI and runs
-/// [`from_commit_text`] over them. Both revisions must already be present locally.
+/// Reads the messages and identities of the (at most 250 newest) commits in `base..head` and
+/// runs [`from_commit_text`] over them. Both revisions must already be present locally.
 pub fn from_commits(repo_dir: &Path, base: &str, head: &str) -> std::io::Result<Option<String>> {
     if !is_safe_rev(base) || !is_safe_rev(head) {
         return Ok(None);
     }
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(repo_dir)
-        .args([
-            "log",
-            "--no-color",
-            "--max-count=250",
-            "--format=%an <%ae>%n%cn <%ce>%n%B%n",
-        ])
-        .arg(format!("{base}..{head}"))
-        .arg("--")
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .output()?;
-    if !out.status.success() {
-        return Err(std::io::Error::other(format!(
-            "git log failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
-    }
-    Ok(from_commit_text(&String::from_utf8_lossy(&out.stdout)))
+    let text = crate::git::Git::discover(repo_dir)
+        .and_then(|repo| repo.commit_texts(base, head, 250))
+        .map_err(|error| std::io::Error::other(error.to_string()))?;
+    Ok(from_commit_text(&text))
 }
 
 fn is_safe_rev(rev: &str) -> bool {

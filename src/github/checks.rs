@@ -768,6 +768,7 @@ mod tests {
             notes: Vec::new(),
             blocking,
             tests: None,
+            policy: None,
         }
     }
 

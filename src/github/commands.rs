@@ -223,6 +223,7 @@ mod tests {
             notes: Vec::new(),
             blocking,
             tests: None,
+            policy: None,
         }
     }
 

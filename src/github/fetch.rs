@@ -6,10 +6,13 @@
 //! missing tips are fetched by SHA, and a shallow clone is deepened in growing steps until
 //! `git merge-base` succeeds or a cap is hit. A depth-limited fetch is never run on a full
 //! clone, because that would make it shallow and cut off the very history we need. When it
-//! still fails, the error carries the fix (`fetch-depth: 0`) for the exit-2 message.
+//! still fails, the error carries the fix (`fetch-depth: 0`) for the exit-2 message. Every
+//! git process runs through [`crate::git::command`]: the checkout's own config cannot make it
+//! run a program, submodules are not fetched, and a stalled fetch is stopped at the time limit.
 
+use crate::git::command::{self, RunError};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// First `--deepen` step; each later step doubles it.
 const FIRST_DEEPEN: u32 = 16;
@@ -37,6 +40,16 @@ pub enum FetchError {
     /// The directory is not a git work tree or repository.
     #[error("{0} is not a git repository: {1}")]
     NotARepository(String, String),
+    /// A git process ran past the time limit and was stopped.
+    #[error(
+        "cannot fetch {what} from origin: git {error}\nhint: check that origin answers, or check out with full history (actions/checkout `fetch-depth: 0`)"
+    )]
+    TimedOut {
+        /// Which commits were being fetched.
+        what: String,
+        /// The timeout, with the setting that raises it.
+        error: RunError,
+    },
     /// `git fetch` failed (network, permissions, unknown SHA on the remote).
     #[error(
         "cannot fetch {what} from origin: {stderr}\nhint: check out with full history (actions/checkout `fetch-depth: 0`)"
@@ -99,7 +112,13 @@ pub fn ensure_commits(
         .filter(|r| !git.has_commit(r))
         .collect();
     if !missing.is_empty() {
-        let mut args = vec!["fetch", "--no-tags", "--no-write-fetch-head", "--quiet"];
+        let mut args = vec![
+            "fetch",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--no-write-fetch-head",
+            "--quiet",
+        ];
         // On a shallow clone a bounded fetch keeps us from downloading the whole base history;
         // on a full clone `--depth` would truncate history, so plain fetch only.
         if shallow {
@@ -128,6 +147,7 @@ pub fn ensure_commits(
         let args = [
             "fetch",
             "--no-tags",
+            "--no-recurse-submodules",
             "--no-write-fetch-head",
             "--quiet",
             &deepen,
@@ -170,17 +190,17 @@ pub fn fetch_branch_tip(repo_dir: &Path, branch: &str) -> Result<String, FetchEr
     let git = Git { dir: repo_dir };
     let shallow = git.is_shallow()?;
     let refspec = format!("+refs/heads/{branch}:refs/remotes/origin/{branch}");
-    let mut args = vec!["fetch", "--no-tags", "--quiet"];
+    let mut args = vec!["fetch", "--no-tags", "--no-recurse-submodules", "--quiet"];
     if shallow {
         args.push("--depth=1");
     }
     args.extend(["origin", refspec.as_str()]);
     git.fetch(&args, &format!("branch {branch}"))?;
-    let out = git
-        .cmd()
+    let mut rev_parse = git.cmd();
+    rev_parse
         .args(["rev-parse", "--verify", "--quiet"])
-        .arg(format!("refs/remotes/origin/{branch}^{{commit}}"))
-        .output()?;
+        .arg(format!("refs/remotes/origin/{branch}^{{commit}}"));
+    let out = git.output(rev_parse, "the fetched branch")?;
     let sha = String::from_utf8_lossy(&out.stdout).trim().to_string();
     if out.status.success() && super::event::is_object_id(&sha) {
         Ok(sha)
@@ -213,18 +233,31 @@ struct Git<'a> {
 
 impl Git<'_> {
     fn cmd(&self) -> Command {
-        let mut c = Command::new("git");
-        c.arg("-C").arg(self.dir);
-        // Never hang on a credential prompt in CI, and keep messages parseable.
-        c.env("GIT_TERMINAL_PROMPT", "0").env("LC_ALL", "C");
-        c
+        command::git(self.dir)
+    }
+
+    /// Runs `cmd` under the time limit; `what` names the work in a timeout error.
+    fn output(&self, cmd: Command, what: &str) -> Result<Output, FetchError> {
+        command::run(cmd).map_err(|error| match error {
+            RunError::Spawn(error) => FetchError::Spawn(error),
+            error @ RunError::TimedOut { .. } => FetchError::TimedOut {
+                what: what.to_string(),
+                error,
+            },
+        })
+    }
+
+    fn run(&self, args: &[&str], what: &str) -> Result<Output, FetchError> {
+        let mut cmd = self.cmd();
+        cmd.args(args);
+        self.output(cmd, what)
     }
 
     fn is_shallow(&self) -> Result<bool, FetchError> {
-        let out = self
-            .cmd()
-            .args(["rev-parse", "--is-shallow-repository"])
-            .output()?;
+        let out = self.run(
+            &["rev-parse", "--is-shallow-repository"],
+            "the clone's state",
+        )?;
         if !out.status.success() {
             return Err(FetchError::NotARepository(
                 self.dir.display().to_string(),
@@ -235,10 +268,7 @@ impl Git<'_> {
     }
 
     fn has_commit(&self, rev: &str) -> bool {
-        self.cmd()
-            .args(["cat-file", "-e"])
-            .arg(format!("{rev}^{{commit}}"))
-            .output()
+        self.run(&["cat-file", "-e", &format!("{rev}^{{commit}}")], rev)
             .is_ok_and(|o| o.status.success())
     }
 
@@ -246,13 +276,13 @@ impl Git<'_> {
         if !self.has_commit(a) || !self.has_commit(b) {
             return Ok(None);
         }
-        let out = self.cmd().args(["merge-base", a, b]).output()?;
+        let out = self.run(&["merge-base", a, b], "the merge-base")?;
         let mb = String::from_utf8_lossy(&out.stdout).trim().to_string();
         Ok((out.status.success() && super::event::is_object_id(&mb)).then_some(mb))
     }
 
     fn fetch(&self, args: &[&str], what: &str) -> Result<(), FetchError> {
-        let out = self.cmd().args(args).output()?;
+        let out = self.run(args, what)?;
         if out.status.success() {
             return Ok(());
         }

@@ -179,6 +179,7 @@ pub fn read_report(
         files_scanned,
         blocking,
         tests: None,
+        policy: None,
     })
 }
 

@@ -307,6 +307,7 @@ mod tests {
             notes: Vec::new(),
             blocking: 0,
             tests: None,
+            policy: None,
         }
     }
 

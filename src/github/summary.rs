@@ -81,6 +81,9 @@ pub fn markdown_with(
         short(&report.base),
         short(&report.head),
     ));
+    if let Some(origin) = &report.policy {
+        md.push_str(&format!("Policy: {}.\n", inline(&origin.label())));
+    }
     if let Some(plan) = plan {
         if let Some(n) = plan.pr_number {
             md.push_str(&format!("Pull request #{n}"));
@@ -388,6 +391,7 @@ mod tests {
             notes: Vec::new(),
             blocking,
             tests,
+            policy: None,
         }
     }
 
@@ -442,6 +446,22 @@ mod tests {
         assert!(md.contains("assert x == 1"));
         // The base-side finding is not repeated among head findings.
         assert_eq!(md.matches("`tests/test_a.py:4`").count(), 1);
+    }
+
+    #[test]
+    fn the_policy_source_is_named() {
+        let mut r = report(Vec::new(), None);
+        assert!(!markdown(&r, None, CHECK_OUTPUT_LIMIT).contains("Policy:"));
+        let sha = "c".repeat(40);
+        r.policy = Some(crate::config::PolicyOrigin::commit(
+            &sha,
+            ".integrity-gate.yml",
+        ));
+        let md = markdown(&r, None, CHECK_OUTPUT_LIMIT);
+        assert!(
+            md.contains("Policy: cccccccccccc:.integrity-gate.yml.\n"),
+            "{md}"
+        );
     }
 
     #[test]

@@ -79,8 +79,13 @@ pub fn summary_line(report: &Report) -> String {
         }
     };
     let short = |sha: &str| sha.chars().take(12).collect::<String>();
+    let policy = report
+        .policy
+        .as_ref()
+        .map(|origin| format!(", policy {}", origin.label()))
+        .unwrap_or_default();
     format!(
-        "integrity-gate: {} ({} blocking) in {} ({}..{})",
+        "integrity-gate: {} ({} blocking) in {} ({}..{}){policy}",
         plural(report.findings.len(), "finding"),
         report.blocking,
         plural(report.files_scanned, "changed file"),

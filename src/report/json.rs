@@ -11,6 +11,9 @@ struct Output<'r> {
     head: &'r str,
     findings: &'r [Finding],
     summary: Summary,
+    /// Extension: where the policy came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    policy: Option<&'r crate::config::PolicyOrigin>,
     /// Extension: per-file conditions that limited the analysis.
     notes: &'r [Note],
 }
@@ -38,6 +41,7 @@ pub fn render(report: &Report) -> Vec<u8> {
             blocking: report.blocking,
             tests: report.tests,
         },
+        policy: report.policy.as_ref(),
         notes: &report.notes,
     };
     let mut bytes = serde_json::to_vec_pretty(&output).unwrap_or_else(|_| b"{}".to_vec());

@@ -38,6 +38,7 @@ pub fn report(n: usize) -> Report {
             deleted: 3,
             skipped: 2,
         }),
+        policy: None,
     }
 }
 
