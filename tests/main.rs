@@ -3,6 +3,7 @@
 
 mod cli;
 mod fixtures;
+mod fuzz_corpus;
 mod github;
 mod inventory;
 mod support;
