@@ -24,6 +24,8 @@ pub mod deps;
 pub mod engine;
 pub mod finding;
 pub mod fixtures;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod git;
 pub mod github;
 pub mod hook;

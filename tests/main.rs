@@ -4,6 +4,7 @@
 mod cli;
 mod fail_closed;
 mod fixtures;
+mod fuzz_corpus;
 mod github;
 mod inventory;
 mod support;
