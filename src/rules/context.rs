@@ -18,7 +18,7 @@ pub struct SideText<'a> {
     pub path: &'a str,
     /// The text.
     pub text: &'a str,
-    parsed: OnceCell<Option<Parsed>>,
+    parsed: OnceCell<Result<Parsed, lang::ParseError>>,
 }
 
 /// What a rule proposes; the engine applies policy and suppressions and builds the finding.
@@ -39,6 +39,27 @@ pub struct Candidate {
     /// How the engine re-judges this candidate against the base side of the other changed
     /// files, so a test moved between files is recognised.
     pub moved: Option<Moved>,
+}
+
+impl Candidate {
+    /// A candidate about one line, judged within its own file.
+    pub fn at_line(
+        side: Side,
+        line: u32,
+        severity: Severity,
+        message: String,
+        key: String,
+    ) -> Candidate {
+        Candidate {
+            side,
+            line,
+            end_line: line,
+            severity,
+            message,
+            key,
+            moved: None,
+        }
+    }
 }
 
 /// Cross-file judgement for a candidate: tests move between files, so "already skipped in
@@ -173,9 +194,23 @@ impl<'a> FileContext<'a> {
     pub fn parsed(&self, side: Side) -> Option<&Parsed> {
         let language = self.language?;
         let text = self.side(side)?;
+        self.parse_result(language, text).as_ref().ok()
+    }
+
+    fn parse_result<'s>(
+        &self,
+        language: Language,
+        text: &'s SideText<'_>,
+    ) -> &'s Result<Parsed, lang::ParseError> {
         text.parsed
-            .get_or_init(|| lang::parse(language, text.text.to_string()).ok())
-            .as_ref()
+            .get_or_init(|| lang::parse(language, text.text.to_string()))
+    }
+
+    /// Why the side's text could not be parsed (over the time budget), parsing it if no rule
+    /// has yet; `None` when it parsed or has no grammar or text.
+    pub fn parse_failure(&self, side: Side) -> Option<&lang::ParseError> {
+        let language = self.language?;
+        self.parse_result(language, self.side(side)?).as_ref().err()
     }
 
     /// Matches of the embedded query `name` on `side`, computed once per side.
@@ -212,7 +247,7 @@ impl<'a> FileContext<'a> {
         [Side::Base, Side::Head]
             .into_iter()
             .filter_map(|side| {
-                let parsed = self.side(side)?.parsed.get()?.as_ref()?;
+                let parsed = self.side(side)?.parsed.get()?.as_ref().ok()?;
                 (parsed.error_count > 0).then_some((side, parsed.error_count))
             })
             .collect()

@@ -22,6 +22,7 @@ pub(crate) mod markers;
 pub mod new_dependency;
 mod skipped_test;
 mod todo_stub;
+mod unreadable_change;
 mod weakened_assertion;
 mod weakened_coverage;
 
@@ -197,6 +198,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &todo_stub::TODO_STUB,
+    &unreadable_change::UNREADABLE_CHANGE,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
 ];
