@@ -5,9 +5,10 @@ use crate::changeset::FilePair;
 use crate::finding::{Severity, Side};
 use crate::lang::{self, Language, Parsed};
 use crate::query::{self, QueryMatch};
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Instant;
 
 /// Query results per side and query name.
 type MatchCache = HashMap<(Side, &'static str), Rc<Vec<QueryMatch>>>;
@@ -154,6 +155,11 @@ pub struct FileContext<'a> {
     base: Option<SideText<'a>>,
     head: Option<SideText<'a>>,
     cache: RefCell<MatchCache>,
+    /// When this file's parses and queries must stop (one budget per file, so a crafted file
+    /// cannot hold the run; see [`lang::parse_budget`]).
+    deadline: Instant,
+    /// Whether a query was abandoned at the deadline, leaving some rule's answer incomplete.
+    cut_short: Cell<bool>,
 }
 
 impl<'a> FileContext<'a> {
@@ -179,6 +185,8 @@ impl<'a> FileContext<'a> {
             base: side(pair.old_path.as_ref(), pair.base.text()),
             head: side(pair.new_path.as_ref(), pair.head.text()),
             cache: RefCell::new(HashMap::new()),
+            deadline: Instant::now() + lang::parse_budget(),
+            cut_short: Cell::new(false),
         }
     }
 
@@ -202,8 +210,10 @@ impl<'a> FileContext<'a> {
         language: Language,
         text: &'s SideText<'_>,
     ) -> &'s Result<Parsed, lang::ParseError> {
-        text.parsed
-            .get_or_init(|| lang::parse(language, text.text.to_string()))
+        text.parsed.get_or_init(|| {
+            let remaining = self.deadline.saturating_duration_since(Instant::now());
+            lang::parse_within(language, text.text.to_string(), remaining)
+        })
     }
 
     /// Why the side's text could not be parsed (over the time budget), parsing it if no rule
@@ -226,7 +236,14 @@ impl<'a> FileContext<'a> {
             (Some(language), Some(parsed)) => self
                 .prefilters
                 .compiled(language, name)
-                .map(|compiled| query::run(compiled, parsed, language))
+                .map(|compiled| {
+                    let (matches, cut_short) =
+                        query::run_until(compiled, parsed, language, Some(self.deadline));
+                    if cut_short {
+                        self.cut_short.set(true);
+                    }
+                    matches
+                })
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
@@ -235,6 +252,11 @@ impl<'a> FileContext<'a> {
             .borrow_mut()
             .insert((side, name), Rc::clone(&result));
         result
+    }
+
+    /// Whether a query ran past the file's time budget, so some rule saw only part of the file.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short.get()
     }
 
     /// Whether 1-based `line` of head was added by the change.

@@ -14,8 +14,9 @@ declare_rule! {
     ///   link or a submodule (also a submodule in place of a directory).
     /// - An unreadable file added where a rule looks: source files, test directories,
     ///   manifests, configuration files (JSON, YAML, TOML, INI), CI workflows, the gate's policy.
-    /// - A source file whose parse runs past the per-file time budget (10 s; the environment
-    ///   variable `INTEGRITY_GATE_PARSE_BUDGET_MS` sets it): the syntax rules did not run on it.
+    /// - A source file whose parsing and queries run past the per-file time budget (10 s; the
+    ///   environment variable `INTEGRITY_GATE_PARSE_BUDGET_MS` sets it): the syntax rules did
+    ///   not run on it, or saw only part of it. The run goes on with the other files.
     /// - A file that was already unreadable and is changed where a rule looks (warning).
     ///
     /// The rules still read such files as far as they can (a lossy copy, with each invalid byte
@@ -88,19 +89,35 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
 /// A side whose parse was abandoned: the syntax rules saw nothing of it.
 fn over_budget(context: &FileContext<'_>, out: &mut Output) {
     for side in [Side::Head, Side::Base] {
-        if let Some(error @ ParseError::OverBudget(_)) = context.parse_failure(side) {
+        if let Some(ParseError::OverBudget) = context.parse_failure(side) {
             out.candidates.push(Candidate::at_line(
                 side,
                 1,
                 Severity::Error,
                 format!(
-                    "the {} side could not be analysed: {error}; the syntax rules did not run on it",
-                    side.as_str()
+                    "the {} side could not be analysed within the per-file time budget ({} ms): the syntax rules did not run on it",
+                    side.as_str(),
+                    crate::lang::parse_budget().as_millis()
                 ),
                 format!("parse-budget:{}", side.as_str()),
             ));
         }
     }
+}
+
+/// Reported by the engine once every rule has run, when a query ran past the file's time
+/// budget: some rule judged only part of the file.
+pub fn analysis_cut_short() -> Candidate {
+    Candidate::at_line(
+        Side::Head,
+        1,
+        Severity::Error,
+        format!(
+            "the file's analysis ran past the per-file time budget ({} ms) and was cut short: some rules did not see all of it",
+            crate::lang::parse_budget().as_millis()
+        ),
+        "analysis-budget".to_string(),
+    )
 }
 
 fn candidate(side: Side, severity: Severity, message: String, kind: Unreadability) -> Candidate {
