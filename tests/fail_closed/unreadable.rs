@@ -306,3 +306,21 @@ fn manifest_that_no_longer_parses_is_a_finding() {
     let repo = change(&[("package.json", base)], &[("package.json", head)]);
     assert_blocks(&diff(&repo), "new-dependency", "package.json");
 }
+
+#[test]
+fn deeply_nested_package_json_still_has_its_coverage_threshold_checked() {
+    let package = |lines: u32, extra: &str| {
+        format!(
+            "{{\n  \"name\": \"app\",{extra}\n  \"jest\": {{\n    \"coverageThreshold\": {{\n      \"global\": {{ \"lines\": {lines} }}\n    }}\n  }}\n}}\n"
+        )
+    };
+    let nested = format!("\n  \"config\": {}{},", "[".repeat(200), "]".repeat(200));
+    let repo = change(
+        &[("package.json", package(90, "").as_bytes())],
+        &[("package.json", package(10, &nested).as_bytes())],
+    );
+    let output = diff(&repo);
+    assert_blocks(&output, "weakened-coverage", "package.json");
+    // Read, not refused: the finding names the lowered threshold itself.
+    assert!(stdout(&output).contains("90 → 10"), "{}", stdout(&output));
+}
