@@ -324,3 +324,16 @@ fn deeply_nested_package_json_still_has_its_coverage_threshold_checked() {
     // Read, not refused: the finding names the lowered threshold itself.
     assert!(stdout(&output).contains("90 → 10"), "{}", stdout(&output));
 }
+
+#[test]
+fn uncommitted_large_file_and_symlink_are_scanned_with_worktree() {
+    let repo = change(&[("README.md", b"app\n")], &[]);
+    let mut big = "x = 1\n".repeat(600_000).into_bytes();
+    big.extend_from_slice(format!("token = \"{}\"\n", token()).as_bytes());
+    repo.write("deploy/big.txt", &big);
+    std::os::unix::fs::symlink(format!("/tmp/{}", token()), repo.path().join("link")).unwrap();
+    let output = repo.run(&["diff", "main", "--worktree", "--format", "json"]);
+    assert_blocks(&output, "leaked-secret", "deploy/big.txt");
+    assert_blocks(&output, "leaked-secret", "link");
+    assert!(!stdout(&output).contains(&token()));
+}
