@@ -11,7 +11,7 @@ use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
 use crate::rules::{
     ALL_RULES, Candidate, ChangeInput, ChangeOutput, Fact, FactRef, FileContext, Output, Rule,
-    UNREADABLE_CHANGE, analysis_cut_short, inventory,
+    UNREADABLE_CHANGE, inventory, over_budget,
 };
 use crate::suppress;
 use crate::text::line_slice;
@@ -311,10 +311,12 @@ fn analyze_file(
     }
     // Known only once every rule (and the inventory) has run, so the engine reports it on the
     // rule's behalf.
-    if context.cut_short()
-        && let Some(rule) = rules.iter().find(|rule| rule.id == UNREADABLE_CHANGE.id)
-    {
-        result.candidates.push((*rule, analysis_cut_short()));
+    if let Some(rule) = rules.iter().find(|rule| rule.id == UNREADABLE_CHANGE.id) {
+        result.candidates.extend(
+            over_budget(&context)
+                .into_iter()
+                .map(|candidate| (*rule, candidate)),
+        );
     }
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {

@@ -202,25 +202,19 @@ impl<'a> FileContext<'a> {
     pub fn parsed(&self, side: Side) -> Option<&Parsed> {
         let language = self.language?;
         let text = self.side(side)?;
-        self.parse_result(language, text).as_ref().ok()
+        text.parsed
+            .get_or_init(|| {
+                let remaining = self.deadline.saturating_duration_since(Instant::now());
+                lang::parse_within(language, text.text.to_string(), remaining)
+            })
+            .as_ref()
+            .ok()
     }
 
-    fn parse_result<'s>(
-        &self,
-        language: Language,
-        text: &'s SideText<'_>,
-    ) -> &'s Result<Parsed, lang::ParseError> {
-        text.parsed.get_or_init(|| {
-            let remaining = self.deadline.saturating_duration_since(Instant::now());
-            lang::parse_within(language, text.text.to_string(), remaining)
-        })
-    }
-
-    /// Why the side's text could not be parsed (over the time budget), parsing it if no rule
-    /// has yet; `None` when it parsed or has no grammar or text.
+    /// Why the side's text could not be parsed (over the time budget); `None` when it parsed,
+    /// no rule needed it parsed, or it has no grammar or text.
     pub fn parse_failure(&self, side: Side) -> Option<&lang::ParseError> {
-        let language = self.language?;
-        self.parse_result(language, self.side(side)?).as_ref().err()
+        self.side(side)?.parsed.get()?.as_ref().err()
     }
 
     /// Matches of the embedded query `name` on `side`, computed once per side.

@@ -27,7 +27,7 @@ mod weakened_assertion;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
-pub use unreadable_change::{UNREADABLE_CHANGE, analysis_cut_short};
+pub use unreadable_change::{UNREADABLE_CHANGE, over_budget};
 
 pub use condition::{Truth, evaluate};
 pub use context::{Candidate, Fact, FactRef, FileContext, Moved, Output, SideText};

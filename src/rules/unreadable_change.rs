@@ -81,43 +81,40 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 .push(candidate(Side::Head, severity, message, head.kind));
         }
     }
-    if context.language.is_some() {
-        over_budget(context, out);
-    }
 }
 
-/// A side whose parse was abandoned: the syntax rules saw nothing of it.
-fn over_budget(context: &FileContext<'_>, out: &mut Output) {
+/// What the per-file time budget cut: a side whose parse was abandoned (the syntax rules saw
+/// nothing of it), or queries abandoned midway (some rule saw part of the file). Known only
+/// once every rule has run, so the engine asks for it then, on this rule's behalf.
+pub fn over_budget(context: &FileContext<'_>) -> Vec<Candidate> {
+    let budget = crate::lang::parse_budget().as_millis();
+    let mut found = Vec::new();
     for side in [Side::Head, Side::Base] {
         if let Some(ParseError::OverBudget) = context.parse_failure(side) {
-            out.candidates.push(Candidate::at_line(
+            found.push(Candidate::at_line(
                 side,
                 1,
                 Severity::Error,
                 format!(
-                    "the {} side could not be analysed within the per-file time budget ({} ms): the syntax rules did not run on it",
-                    side.as_str(),
-                    crate::lang::parse_budget().as_millis()
+                    "the {} side could not be parsed within the per-file time budget ({budget} ms): the syntax rules did not run on it",
+                    side.as_str()
                 ),
                 format!("parse-budget:{}", side.as_str()),
             ));
         }
     }
-}
-
-/// Reported by the engine once every rule has run, when a query ran past the file's time
-/// budget: some rule judged only part of the file.
-pub fn analysis_cut_short() -> Candidate {
-    Candidate::at_line(
-        Side::Head,
-        1,
-        Severity::Error,
-        format!(
-            "the file's analysis ran past the per-file time budget ({} ms) and was cut short: some rules did not see all of it",
-            crate::lang::parse_budget().as_millis()
-        ),
-        "analysis-budget".to_string(),
-    )
+    if context.cut_short() {
+        found.push(Candidate::at_line(
+            Side::Head,
+            1,
+            Severity::Error,
+            format!(
+                "the file's analysis ran past the per-file time budget ({budget} ms) and was cut short: some rules did not see all of it"
+            ),
+            "analysis-budget".to_string(),
+        ));
+    }
+    found
 }
 
 fn candidate(side: Side, severity: Severity, message: String, kind: Unreadability) -> Candidate {
