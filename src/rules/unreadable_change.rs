@@ -20,7 +20,8 @@ declare_rule! {
     /// - A file that was already unreadable and is changed where a rule looks (warning).
     ///
     /// The rules still read such files as far as they can (a lossy copy, with each invalid byte
-    /// replaced), and the secret scanner reads every byte of every file, streaming large ones.
+    /// replaced), and the secret scanner reads every line the change adds, streams files over
+    /// the cap whole, and reads symbolic links' targets.
     /// ## Why it matters
     /// One stray byte used to make the whole file invisible: a commented-out guard, a test
     /// script replaced by `exit 0` or a typosquatted dependency went through unseen. What the
