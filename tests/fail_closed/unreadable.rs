@@ -199,6 +199,11 @@ fn binary_assets_stay_notes() {
     let output = diff(&repo);
     assert_eq!(findings(&output), []);
     assert_eq!(output.status.code(), Some(0));
+    // Notes, not silence: each asset is still listed.
+    let notes = json(&output)["notes"].to_string();
+    for path in ["assets/logo.png", "tests/fixtures/pixel.png"] {
+        assert!(notes.contains(path), "{notes}");
+    }
 }
 
 /// A secret in a file the old classification refused to read is still found.
