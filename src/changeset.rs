@@ -2,13 +2,18 @@
 //! it added and removed.
 //!
 //! Built by the git layer from two commits (or the working tree), or by the fixture harness from
-//! two directory trees. It knows nothing of rules. Content that syntax rules cannot read (binary,
-//! too large, not UTF-8, LFS pointers, submodules, symlinks) is kept as a reason, never an error.
+//! two directory trees. It knows nothing of rules. Content that is not plain text (binary, too
+//! large, not UTF-8, LFS pointers, submodules, symlinks) keeps its reason and whatever can still be
+//! read of it (a lossy copy, a link target, a way to stream it), never an error.
 
 use std::collections::BTreeMap;
 
-/// Files larger than this are not analysed (noted in the output instead).
+/// Files larger than this are not held in memory for line and syntax rules; the secret scanner
+/// streams them, and `unreadable-change` reports what that hides.
 pub const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
+
+/// How many leading bytes decide "binary" (git's own heuristic looks at the first 8000).
+const BINARY_PROBE_BYTES: usize = 8000;
 
 /// How a file changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,38 +33,240 @@ pub enum Status {
 pub enum Content {
     /// The file does not exist on this side.
     Absent,
-    /// Readable UTF-8 text.
+    /// Readable UTF-8 text within the size cap.
     Text(String),
-    /// Present but not analysable; the reason is shown as a note.
-    Skipped(&'static str),
+    /// Present but not plain text; rules read what [`Unreadable::lossy`] recovers, and
+    /// `unreadable-change` judges whether the rest hides a change.
+    Unreadable(Unreadable),
+}
+
+/// Why a side is not plain text, and what can still be read of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The cause.
+    pub kind: Unreadability,
+    /// The bytes decoded lossily (invalid sequences become U+FFFD, NULs are kept), for files
+    /// within the size cap: one stray byte must not blind the rules.
+    pub lossy: Option<String>,
+    /// The file type its leading bytes announce (`PNG image`), which tells a genuine binary
+    /// asset from text made unreadable.
+    pub magic: Option<&'static str>,
+    /// What the secret scanner reads when there is no lossy text.
+    pub raw: Option<Raw>,
+}
+
+/// Why a side is not plain text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unreadability {
+    /// A NUL byte near the start (git's binary heuristic).
+    Binary,
+    /// Bytes that are not UTF-8.
+    NotUtf8,
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooLarge,
+    /// A Git LFS pointer in place of the content.
+    LfsPointer,
+    /// A symbolic link (its target is the blob).
+    Symlink,
+    /// A submodule (a commit of another repository).
+    Submodule,
+    /// The blob or working-tree file could not be read.
+    Missing,
+}
+
+impl Unreadability {
+    /// The note shown for a side like this.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Unreadability::Binary => "binary content (NUL bytes); rules read a lossy text copy",
+            Unreadability::NotUtf8 => "not valid UTF-8; rules read a lossy text copy",
+            Unreadability::TooLarge => {
+                "file larger than 2 MiB; only the secret scanner reads it (streamed)"
+            }
+            Unreadability::LfsPointer => "Git LFS pointer; the content itself is not in the change",
+            Unreadability::Symlink => "symbolic link; only its target path is read",
+            Unreadability::Submodule => "submodule; its content is not in the change",
+            Unreadability::Missing => "content could not be read",
+        }
+    }
+}
+
+/// Content kept out of memory or outside the text, for the secret scanner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Raw {
+    /// A symbolic link's target, decoded lossily.
+    LinkTarget(String),
+    /// A file over the size cap, read again in chunks when scanned.
+    Large(LargeSource),
+}
+
+/// Where a file over the size cap can be read again, one at a time and in chunks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LargeSource {
+    /// A blob in the repository at this git directory.
+    Blob {
+        /// The repository's git directory.
+        repository: std::path::PathBuf,
+        /// The blob id.
+        id: git2::Oid,
+    },
+    /// A file in the working tree.
+    File(std::path::PathBuf),
+    /// Bytes already in memory (the fixture harness reads whole trees).
+    Bytes(std::sync::Arc<[u8]>),
+}
+
+impl LargeSource {
+    /// Calls `read` with a reader over the content. A blob is loaded by libgit2 for the
+    /// duration of the call only, so at most one large file per thread is in memory.
+    pub fn with_reader<R>(&self, read: impl FnOnce(&mut dyn std::io::Read) -> R) -> Option<R> {
+        match self {
+            LargeSource::Blob { repository, id } => {
+                let repo = git2::Repository::open(repository).ok()?;
+                let blob = repo.find_blob(*id).ok()?;
+                Some(read(&mut blob.content()))
+            }
+            LargeSource::File(path) => {
+                let file = std::fs::File::open(path).ok()?;
+                Some(read(&mut std::io::BufReader::new(file)))
+            }
+            LargeSource::Bytes(bytes) => Some(read(&mut &bytes[..])),
+        }
+    }
 }
 
 impl Content {
-    /// Classifies raw bytes: binary, oversized, LFS pointer, non-UTF-8 or text.
+    /// Classifies raw bytes: oversized, binary, LFS pointer, non-UTF-8 or text. Whatever is
+    /// within the size cap stays readable, lossily when it must.
     pub fn from_bytes(bytes: Vec<u8>) -> Content {
         if bytes.len() > MAX_FILE_BYTES {
-            return Content::Skipped("file larger than 2 MiB, not analysed");
+            let magic = sniff(&bytes);
+            return Content::large(magic, LargeSource::Bytes(bytes.into()));
         }
-        let probe = &bytes[..bytes.len().min(8000)];
-        if probe.contains(&0) {
-            return Content::Skipped("binary file, not analysed");
-        }
-        if bytes.starts_with(b"version https://git-lfs.github.com/spec/") {
-            return Content::Skipped("Git LFS pointer, content not analysed");
-        }
-        match String::from_utf8(bytes) {
-            Ok(text) => Content::Text(text),
-            Err(_) => Content::Skipped("not valid UTF-8, syntax rules skipped"),
-        }
+        let probe = &bytes[..bytes.len().min(BINARY_PROBE_BYTES)];
+        let kind = if probe.contains(&0) {
+            Unreadability::Binary
+        } else if bytes.starts_with(b"version https://git-lfs.github.com/spec/") {
+            Unreadability::LfsPointer
+        } else {
+            match String::from_utf8(bytes) {
+                Ok(text) => return Content::Text(text),
+                Err(error) => {
+                    let bytes = error.into_bytes();
+                    return Content::lossy(Unreadability::NotUtf8, &bytes);
+                }
+            }
+        };
+        Content::lossy(kind, &bytes)
     }
 
-    /// The text, when the content is text.
+    fn lossy(kind: Unreadability, bytes: &[u8]) -> Content {
+        Content::Unreadable(Unreadable {
+            kind,
+            // NUL ends the input for tree-sitter's lexers; as U+FFFD the rest is still parsed.
+            lossy: Some(String::from_utf8_lossy(bytes).replace('\0', "\u{fffd}")),
+            magic: sniff(bytes),
+            raw: None,
+        })
+    }
+
+    /// A side over the size cap, read again by the secret scanner from `source`.
+    pub fn large(magic: Option<&'static str>, source: LargeSource) -> Content {
+        Content::Unreadable(Unreadable {
+            kind: Unreadability::TooLarge,
+            lossy: None,
+            magic,
+            raw: Some(Raw::Large(source)),
+        })
+    }
+
+    /// A symbolic link whose target path is `target`.
+    pub fn symlink(target: &[u8]) -> Content {
+        Content::Unreadable(Unreadable {
+            kind: Unreadability::Symlink,
+            lossy: None,
+            magic: None,
+            raw: Some(Raw::LinkTarget(
+                String::from_utf8_lossy(target).into_owned(),
+            )),
+        })
+    }
+
+    /// A side with nothing readable (a submodule, a missing blob).
+    pub fn opaque(kind: Unreadability) -> Content {
+        Content::Unreadable(Unreadable {
+            kind,
+            lossy: None,
+            magic: None,
+            raw: None,
+        })
+    }
+
+    /// The text rules read: the text itself, or its lossy copy when the file is not plain
+    /// text but small enough to hold.
     pub fn text(&self) -> Option<&str> {
         match self {
             Content::Text(text) => Some(text),
+            Content::Unreadable(unreadable) => unreadable.lossy.as_deref(),
+            Content::Absent => None,
+        }
+    }
+
+    /// Why this side is not plain text, if it is not.
+    pub fn unreadable(&self) -> Option<&Unreadable> {
+        match self {
+            Content::Unreadable(unreadable) => Some(unreadable),
             _ => None,
         }
     }
+}
+
+/// The file type announced by well-known magic numbers at the start of `bytes`.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    const MAGIC: &[(usize, &[u8], &str)] = &[
+        (0, b"\x89PNG\r\n\x1a\n", "PNG image"),
+        (0, b"\xff\xd8\xff", "JPEG image"),
+        (0, b"GIF87a", "GIF image"),
+        (0, b"GIF89a", "GIF image"),
+        (0, b"%PDF-", "PDF document"),
+        (0, b"PK\x03\x04", "ZIP archive"),
+        (0, b"PK\x05\x06", "ZIP archive"),
+        (0, b"\x1f\x8b", "gzip archive"),
+        (0, b"BZh", "bzip2 archive"),
+        (0, b"\xfd7zXZ\x00", "xz archive"),
+        (0, b"7z\xbc\xaf\x27\x1c", "7z archive"),
+        (0, b"\x28\xb5\x2f\xfd", "zstd archive"),
+        (257, b"ustar", "tar archive"),
+        (0, b"\0asm", "WebAssembly module"),
+        (0, b"wOFF", "WOFF font"),
+        (0, b"wOF2", "WOFF2 font"),
+        (0, b"\x00\x01\x00\x00\x00", "TrueType font"),
+        (0, b"OTTO", "OpenType font"),
+        (0, b"\x00\x00\x01\x00", "icon"),
+        (0, b"BM", "BMP image"),
+        (0, b"II*\x00", "TIFF image"),
+        (0, b"MM\x00*", "TIFF image"),
+        (0, b"\x7fELF", "ELF executable"),
+        (0, b"\xca\xfe\xba\xbe", "Java class or Mach-O binary"),
+        (0, b"\xcf\xfa\xed\xfe", "Mach-O binary"),
+        (0, b"MZ", "Windows executable"),
+        (0, b"SQLite format 3\x00", "SQLite database"),
+        (0, b"OggS", "Ogg media"),
+        (0, b"fLaC", "FLAC audio"),
+        (0, b"ID3", "MP3 audio"),
+        (0, b"\x1aE\xdf\xa3", "Matroska/WebM media"),
+        (0, b"PAR1", "Parquet file"),
+    ];
+    if bytes.len() >= 12 && &bytes[..4] == b"RIFF" {
+        return Some("RIFF media (WebP/WAV/AVI)");
+    }
+    if bytes.len() >= 12 && &bytes[4..8] == b"ftyp" {
+        return Some("ISO media (MP4/MOV/HEIC)");
+    }
+    MAGIC
+        .iter()
+        .find(|(offset, magic, _)| bytes.get(*offset..offset + magic.len()) == Some(*magic))
+        .map(|(_, _, name)| *name)
 }
 
 /// A sorted set of 1-based line numbers.
@@ -149,14 +356,11 @@ impl FilePair {
             .unwrap_or_default()
     }
 
-    /// The reason this pair cannot be analysed as text, if any side is skipped.
+    /// Why this pair is not plain text on some side (head first), for the engine's note.
     pub fn skip_reason(&self) -> Option<&'static str> {
         [&self.head, &self.base]
             .into_iter()
-            .find_map(|content| match content {
-                Content::Skipped(reason) => Some(*reason),
-                _ => None,
-            })
+            .find_map(|content| Some(content.unreadable()?.kind.reason()))
     }
 }
 
@@ -306,26 +510,53 @@ fn similarity(base: &[u8], head: &[u8]) -> usize {
 mod tests {
     use super::*;
 
+    fn kind(content: &Content) -> Option<Unreadability> {
+        content.unreadable().map(|unreadable| unreadable.kind)
+    }
+
     #[test]
-    fn classifies_content() {
-        assert!(matches!(
-            Content::from_bytes(b"a\0b".to_vec()),
-            Content::Skipped(_)
-        ));
-        assert!(matches!(
-            Content::from_bytes(vec![0xff, 0xfe, 0x41]),
-            Content::Skipped(_)
-        ));
-        assert!(matches!(
-            Content::from_bytes(
-                b"version https://git-lfs.github.com/spec/v1\noid sha256:ab\n".to_vec()
-            ),
-            Content::Skipped(_)
-        ));
+    fn classifies_content_and_keeps_a_lossy_copy() {
+        let binary = Content::from_bytes(b"a\0b".to_vec());
+        assert_eq!(kind(&binary), Some(Unreadability::Binary));
+        assert_eq!(binary.text(), Some("a\u{fffd}b"));
+        let latin1 = Content::from_bytes(vec![0xff, 0xfe, 0x41]);
+        assert_eq!(kind(&latin1), Some(Unreadability::NotUtf8));
+        assert_eq!(latin1.text(), Some("\u{fffd}\u{fffd}A"));
+        let pointer = Content::from_bytes(
+            b"version https://git-lfs.github.com/spec/v1\noid sha256:ab\n".to_vec(),
+        );
+        assert_eq!(kind(&pointer), Some(Unreadability::LfsPointer));
         assert_eq!(
             Content::from_bytes(b"ok\n".to_vec()),
             Content::Text("ok\n".into())
         );
+    }
+
+    #[test]
+    fn oversized_content_is_streamed_not_held_as_text() {
+        let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+        bytes.resize(MAX_FILE_BYTES + 1, b'a');
+        let content = Content::from_bytes(bytes);
+        assert_eq!(kind(&content), Some(Unreadability::TooLarge));
+        assert_eq!(content.text(), None);
+        let unreadable = content.unreadable().unwrap();
+        assert_eq!(unreadable.magic, Some("PNG image"));
+        let Some(Raw::Large(source)) = &unreadable.raw else {
+            panic!("no source to stream: {unreadable:?}");
+        };
+        let length = source.with_reader(|reader| std::io::copy(reader, &mut std::io::sink()));
+        assert_eq!(length.unwrap().unwrap(), MAX_FILE_BYTES as u64 + 1);
+    }
+
+    #[test]
+    fn sniffs_assets_but_not_text() {
+        assert_eq!(sniff(b"GIF89a\x01\x00"), Some("GIF image"));
+        assert_eq!(sniff(b"\0asm\x01\0\0\0"), Some("WebAssembly module"));
+        let mut tar = vec![0u8; 300];
+        tar[257..262].copy_from_slice(b"ustar");
+        assert_eq!(sniff(&tar), Some("tar archive"));
+        assert_eq!(sniff(b"function f() {}\n"), None);
+        assert_eq!(sniff(b""), None);
     }
 
     #[test]

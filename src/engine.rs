@@ -11,7 +11,7 @@ use crate::config::{Level, Policy};
 use crate::finding::{Finding, Note, Severity, Side, stable_hash};
 use crate::rules::{
     ALL_RULES, Candidate, ChangeInput, ChangeOutput, Fact, FactRef, FileContext, Output, Rule,
-    inventory,
+    UNREADABLE_CHANGE, inventory, over_budget,
 };
 use crate::suppress;
 use crate::text::line_slice;
@@ -328,6 +328,15 @@ fn analyze_file(
         if !base.is_empty() || !head.is_empty() {
             result.tests = Some((language.family(), base, head));
         }
+    }
+    // Known only once every rule (and the inventory) has run, so the engine reports it on the
+    // rule's behalf.
+    if let Some(rule) = rules.iter().find(|rule| rule.id == UNREADABLE_CHANGE.id) {
+        result.candidates.extend(
+            over_budget(&context)
+                .into_iter()
+                .map(|candidate| (*rule, candidate)),
+        );
     }
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {

@@ -114,7 +114,10 @@ fn sarif_and_github_formats() {
     let sarif = json(&output);
     assert_eq!(sarif["version"], "2.1.0");
     let run = &sarif["runs"][0];
-    assert_eq!(run["tool"]["driver"]["rules"].as_array().unwrap().len(), 12);
+    assert_eq!(
+        run["tool"]["driver"]["rules"].as_array().unwrap().len(),
+        integrity_gate::rules::ALL_RULES.len()
+    );
     let result = &run["results"][0];
     assert_eq!(result["ruleId"], "skipped-test");
     assert_eq!(result["level"], "error");
@@ -377,7 +380,7 @@ fn binary_non_utf8_and_syntax_errors_are_notes_not_crashes() {
 }
 
 #[test]
-fn submodules_and_symlinks_are_noted() {
+fn submodules_are_noted_and_symlinks_where_tests_live_are_findings() {
     let repo = repo_with_branch(|repo| {
         let nested = Repo::new();
         nested.write("lib.py", "x = 1\n");
@@ -398,17 +401,31 @@ fn submodules_and_symlinks_are_noted() {
         std::os::unix::fs::symlink("test_cart.py", repo.path().join("tests/test_link.py")).unwrap();
     });
     let output = repo.run(&["diff", "main", "--format", "json"]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let notes = json(&output)["notes"].to_string();
+    let report = json(&output);
+    let notes = report["notes"].to_string();
     assert!(
         notes.contains("vendor/lib") && notes.contains("submodule"),
         "{notes}"
     );
+    // A submodule outside any path a rule reads is a note; a symbolic link added where the test
+    // runner looks hides what it stands for, so it is an `unreadable-change` finding.
+    let findings: Vec<(&str, &str)> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap(), f["path"].as_str().unwrap()))
+        .collect();
     #[cfg(unix)]
-    assert!(
-        notes.contains("tests/test_link.py") && notes.contains("symbolic link"),
-        "{notes}"
-    );
+    {
+        assert!(
+            notes.contains("tests/test_link.py") && notes.contains("symbolic link"),
+            "{notes}"
+        );
+        assert_eq!(findings, [("unreadable-change", "tests/test_link.py")]);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    }
+    #[cfg(not(unix))]
+    assert_eq!(findings, []);
 }
 
 #[test]
@@ -465,7 +482,11 @@ fn rules_and_explain_come_from_the_registry() {
     let output = repo.run(&["rules"]);
     assert_eq!(output.status.code(), Some(0));
     let text = stdout(&output);
-    assert_eq!(text.lines().count(), 12, "{text}");
+    assert_eq!(
+        text.lines().count(),
+        integrity_gate::rules::ALL_RULES.len(),
+        "{text}"
+    );
     assert!(
         text.lines()
             .any(|line| line.starts_with("skipped-test ") && line.contains("error"))

@@ -394,7 +394,7 @@ pub(crate) fn parse_js(text: &str, dialect: JsDialect) -> Result<JsDoc<'_>, Stri
 pub(crate) fn parse_json(text: &str) -> Result<Node, String> {
     check_size(text)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    serde_json::from_str::<serde_json::Value>(text).map_err(|e| e.to_string())?;
+    crate::text::parse_json(text).map_err(|e| e.to_string())?;
     // `(` keeps an object from being read as a block; no newline is added in
     // front, so line numbers stay those of the file.
     let wrapped = format!("({text}\n)");

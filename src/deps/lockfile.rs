@@ -61,7 +61,7 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
             flush(&mut current, sourced, &mut out);
         }
         ManifestKind::PackageLock => {
-            if let Ok(serde_json::Value::Object(doc)) = serde_json::from_str(text) {
+            if let Ok(serde_json::Value::Object(doc)) = crate::text::parse_json(text) {
                 let mut names: Vec<String> = Vec::new();
                 if let Some(serde_json::Value::Object(pkgs)) = doc.get("packages") {
                     for (key, v) in pkgs {
@@ -147,7 +147,7 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
             }
         }
         ManifestKind::PipfileLock => {
-            if let Ok(serde_json::Value::Object(doc)) = serde_json::from_str(text) {
+            if let Ok(serde_json::Value::Object(doc)) = crate::text::parse_json(text) {
                 for (cat, v) in &doc {
                     if cat == "_meta" {
                         continue;
@@ -175,11 +175,9 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
 
 fn parses(kind: ManifestKind, text: &str) -> Result<(), String> {
     match kind {
-        ManifestKind::PackageLock | ManifestKind::PipfileLock => {
-            serde_json::from_str::<serde_json::Value>(text)
-                .map(|_| ())
-                .map_err(|e| format!("lockfile does not parse: {e}"))
-        }
+        ManifestKind::PackageLock | ManifestKind::PipfileLock => crate::text::parse_json(text)
+            .map(|_| ())
+            .map_err(|e| format!("lockfile does not parse: {e}")),
         _ => Ok(()),
     }
 }

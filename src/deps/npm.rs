@@ -28,7 +28,7 @@ const INSTALL_SCRIPTS: &[&str] = &[
 ];
 
 pub(crate) fn extract(text: &str) -> Result<Extract, String> {
-    let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+    let doc: Value = crate::text::parse_json(text.trim_start_matches('\u{feff}'))
         .map_err(|e| format!("package.json does not parse: {e}"))?;
     let Value::Object(doc) = doc else {
         return Err("package.json is not a JSON object".to_string());

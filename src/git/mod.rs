@@ -7,7 +7,9 @@
 
 pub mod command;
 
-use crate::changeset::{ChangeSet, Content, FilePair, MAX_FILE_BYTES, Status};
+use crate::changeset::{
+    ChangeSet, Content, FilePair, LargeSource, MAX_FILE_BYTES, Status, Unreadability, sniff,
+};
 use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
 use std::path::Path;
@@ -402,27 +404,18 @@ impl Git {
                 Status::Deleted => (old_path, None),
                 _ => (old_path, new_path),
             };
-            let shown = new_path.clone().or(old_path.clone()).unwrap_or_default();
-            let special = [delta.old_file().mode(), delta.new_file().mode()]
-                .into_iter()
-                .find_map(special_mode);
-            if let Some(reason) = special {
-                change.notes.push(Note {
-                    path: shown,
-                    message: reason.to_string(),
-                });
-                continue;
-            }
+            // Symbolic links and submodules are kept as pairs (not dropped with a note) so that
+            // a text file replaced by one is judged, and a link's target is scanned for secrets.
             let base = match status {
                 Status::Added => Content::Absent,
-                _ => self.blob_content(delta.old_file().id()),
+                _ => self.side_content(delta.old_file().id(), delta.old_file().mode()),
             };
             let head = match (status, workdir) {
                 (Status::Deleted, _) => Content::Absent,
-                (_, Some(workdir)) => {
+                (_, Some(workdir)) if delta.new_file().mode() != FileMode::Commit => {
                     read_worktree_file(workdir, new_path.as_deref().unwrap_or_default())
                 }
-                (_, None) => self.blob_content(delta.new_file().id()),
+                _ => self.side_content(delta.new_file().id(), delta.new_file().mode()),
             };
             change
                 .files
@@ -432,37 +425,52 @@ impl Git {
         Ok(change)
     }
 
+    /// One side of a delta: a submodule, a symbolic link (its target), or a blob.
+    fn side_content(&self, id: Oid, mode: FileMode) -> Content {
+        match mode {
+            FileMode::Commit => Content::opaque(Unreadability::Submodule),
+            FileMode::Link => match self.repo.find_blob(id) {
+                Ok(blob) => Content::symlink(blob.content()),
+                Err(_) => Content::opaque(Unreadability::Missing),
+            },
+            _ => self.blob_content(id),
+        }
+    }
+
     fn blob_content(&self, id: Oid) -> Content {
         match self.repo.find_blob(id) {
             Ok(blob) if blob.size() > MAX_FILE_BYTES => {
-                Content::Skipped("file larger than 2 MiB, not analysed")
+                // Not copied: the secret scanner reads the blob again, in chunks, when it
+                // gets to this file.
+                let source = LargeSource::Blob {
+                    repository: self.repo.path().to_path_buf(),
+                    id,
+                };
+                Content::large(sniff(blob.content()), source)
             }
             Ok(blob) => Content::from_bytes(blob.content().to_vec()),
-            Err(_) => Content::Skipped("blob missing from the object store, not analysed"),
+            Err(_) => Content::opaque(Unreadability::Missing),
         }
-    }
-}
-
-fn special_mode(mode: FileMode) -> Option<&'static str> {
-    match mode {
-        FileMode::Commit => Some("submodule, not analysed"),
-        FileMode::Link => Some("symbolic link, not analysed"),
-        _ => None,
     }
 }
 
 fn read_worktree_file(workdir: &Path, path: &str) -> Content {
     let full = workdir.join(path);
     match std::fs::symlink_metadata(&full) {
-        Ok(meta) if meta.file_type().is_symlink() => {
-            Content::Skipped("symbolic link, not analysed")
-        }
+        Ok(meta) if meta.file_type().is_symlink() => match std::fs::read_link(&full) {
+            Ok(target) => Content::symlink(target.as_os_str().as_encoded_bytes()),
+            Err(_) => Content::opaque(Unreadability::Missing),
+        },
         Ok(meta) if meta.len() > MAX_FILE_BYTES as u64 => {
-            Content::Skipped("file larger than 2 MiB, not analysed")
+            let mut head = [0u8; 512];
+            let read = std::fs::File::open(&full)
+                .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
+                .unwrap_or(0);
+            Content::large(sniff(&head[..read]), LargeSource::File(full))
         }
         Ok(_) => match std::fs::read(&full) {
             Ok(bytes) => Content::from_bytes(bytes),
-            Err(_) => Content::Skipped("unreadable in the working tree, not analysed"),
+            Err(_) => Content::opaque(Unreadability::Missing),
         },
         Err(_) => Content::Absent,
     }

@@ -99,6 +99,29 @@ pub enum ParseError {
     /// tree-sitter gave up (it only does so when cancelled).
     #[error("parser returned no tree")]
     NoTree,
+    /// The parse ran past the per-file time budget and was abandoned, so that one crafted file
+    /// cannot stall the run (the rule `unreadable-change` reports it).
+    #[error("the per-file time budget ran out while parsing")]
+    OverBudget,
+}
+
+/// Environment variable that sets the per-file parse budget in milliseconds (tests make it
+/// trip on modest files; operators may widen it for huge generated sources).
+pub const PARSE_BUDGET_ENV: &str = "INTEGRITY_GATE_PARSE_BUDGET_MS";
+
+/// Parse budget when [`PARSE_BUDGET_ENV`] is unset: far above any honest source file (a 2 MiB
+/// file parses in well under a second), low enough that a crafted one cannot hold the gate.
+const DEFAULT_PARSE_BUDGET: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The per-file parse budget, read once.
+pub fn parse_budget() -> std::time::Duration {
+    static BUDGET: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        std::env::var(PARSE_BUDGET_ENV)
+            .ok()
+            .and_then(|value| value.trim().parse::<u64>().ok())
+            .map_or(DEFAULT_PARSE_BUDGET, std::time::Duration::from_millis)
+    })
 }
 
 thread_local! {
@@ -107,8 +130,17 @@ thread_local! {
     static PARSERS: std::cell::RefCell<Vec<(Language, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Parses `text` as `language`.
+/// Parses `text` as `language` within the [`parse_budget`].
 pub fn parse(language: Language, text: String) -> Result<Parsed, ParseError> {
+    parse_within(language, text, parse_budget())
+}
+
+/// Parses `text` as `language`, abandoning the parse after `budget`.
+pub fn parse_within(
+    language: Language,
+    text: String,
+    budget: std::time::Duration,
+) -> Result<Parsed, ParseError> {
     let tree = PARSERS.with(|cell| -> Result<Tree, ParseError> {
         let mut parsers = cell.borrow_mut();
         let index = match parsers.iter().position(|(lang, _)| *lang == language) {
@@ -122,10 +154,33 @@ pub fn parse(language: Language, text: String) -> Result<Parsed, ParseError> {
                 parsers.len() - 1
             }
         };
-        parsers[index]
-            .1
-            .parse(&text, None)
-            .ok_or(ParseError::NoTree)
+        let parser = &mut parsers[index].1;
+        let started = std::time::Instant::now();
+        let mut over_budget = |_: &tree_sitter::ParseState| {
+            if started.elapsed() > budget {
+                std::ops::ControlFlow::Break(())
+            } else {
+                std::ops::ControlFlow::Continue(())
+            }
+        };
+        let bytes = text.as_bytes();
+        let tree = parser.parse_with_options(
+            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+            None,
+            Some(tree_sitter::ParseOptions::new().progress_callback(&mut over_budget)),
+        );
+        match tree {
+            Some(tree) => Ok(tree),
+            // A cancelled parser keeps its state to resume; the next file starts afresh.
+            None if started.elapsed() > budget => {
+                parser.reset();
+                Err(ParseError::OverBudget)
+            }
+            None => {
+                parser.reset();
+                Err(ParseError::NoTree)
+            }
+        }
     })?;
     let error_count = count_errors(&tree);
     Ok(Parsed {
@@ -188,6 +243,23 @@ mod tests {
         assert_eq!(Language::from_path("src/lib.rs"), Some(Language::Rust));
         assert_eq!(Language::from_path("Makefile"), None);
         assert_eq!(Language::from_path("dir.rs/README"), None);
+    }
+
+    #[test]
+    fn abandons_a_parse_past_its_budget_and_parses_the_next_file() {
+        let big = "let a = [1, 2, 3];\n".repeat(50_000);
+        let error = parse_within(Language::JavaScript, big, std::time::Duration::ZERO)
+            .err()
+            .unwrap();
+        assert!(matches!(error, ParseError::OverBudget), "{error}");
+        let next = parse_within(
+            Language::JavaScript,
+            "let b = 1;\n".into(),
+            std::time::Duration::from_secs(60),
+        )
+        .unwrap();
+        assert_eq!(next.error_count, 0);
+        assert_eq!(next.tree.root_node().end_byte(), 11);
     }
 
     #[test]

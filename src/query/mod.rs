@@ -532,14 +532,41 @@ pub fn warm(texts: &[(Language, &str)], prefilters: &Prefilters) {
 
 /// Runs `query` over a parsed file and returns its matches in document order.
 pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<QueryMatch> {
+    run_until(query, parsed, language, None).0
+}
+
+/// [`run`], abandoned once `deadline` passes; the flag says whether it was (the matches are
+/// then incomplete, and the caller must not present them as the whole answer).
+pub fn run_until(
+    query: &CompiledQuery,
+    parsed: &Parsed,
+    language: Language,
+    deadline: Option<std::time::Instant>,
+) -> (Vec<QueryMatch>, bool) {
+    let past_deadline = || deadline.is_some_and(|deadline| std::time::Instant::now() > deadline);
     let source = parsed.text.as_str();
     let mut cursor = QueryCursor::new();
     // Bound pathological inputs: a match limit keeps memory flat on generated files.
     cursor.set_match_limit(4096);
-    let mut matches = cursor.matches(&query.query, parsed.tree.root_node(), source.as_bytes());
+    let mut stop_past_deadline = |_: &tree_sitter::QueryCursorState| {
+        if past_deadline() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let mut matches = cursor.matches_with_options(
+        &query.query,
+        parsed.tree.root_node(),
+        source.as_bytes(),
+        tree_sitter::QueryCursorOptions::new().progress_callback(&mut stop_past_deadline),
+    );
     let mut out = Vec::new();
     let names = query.query.capture_names();
     while let Some(found) = matches.next() {
+        if past_deadline() {
+            return (out, true);
+        }
         let Some(finding) = found
             .captures()
             .iter()
@@ -596,7 +623,7 @@ pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<Qu
             properties: query.properties[found.pattern_index].clone(),
         });
     }
-    out
+    (out, past_deadline())
 }
 
 fn to_line(row: usize) -> u32 {

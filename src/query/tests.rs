@@ -321,3 +321,21 @@ fn when_words_never_drop_a_match_on_the_fixtures() {
         }
     }
 }
+
+#[test]
+fn a_query_past_its_deadline_is_cut_short_and_says_so() {
+    let source: String = (0..200)
+        .map(|index| format!("@pytest.mark.skip\ndef test_{index}():\n    pass\n"))
+        .collect();
+    let parsed = crate::lang::parse(Language::Python, source).unwrap();
+    let query = compiled(Language::Python, "skipped-test").unwrap();
+    let (all, cut_short) = run_until(query, &parsed, Language::Python, None);
+    assert!(!cut_short);
+    assert!(all.len() >= 200, "{}", all.len());
+    let past = std::time::Instant::now()
+        .checked_sub(std::time::Duration::from_millis(1))
+        .unwrap();
+    let (partial, cut_short) = run_until(query, &parsed, Language::Python, Some(past));
+    assert!(cut_short);
+    assert!(partial.len() < all.len());
+}

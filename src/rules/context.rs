@@ -5,9 +5,10 @@ use crate::changeset::FilePair;
 use crate::finding::{Severity, Side};
 use crate::lang::{self, Language, Parsed};
 use crate::query::{self, QueryMatch};
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::time::Instant;
 
 /// Query results per side and query name.
 type MatchCache = HashMap<(Side, &'static str), Rc<Vec<QueryMatch>>>;
@@ -18,7 +19,7 @@ pub struct SideText<'a> {
     pub path: &'a str,
     /// The text.
     pub text: &'a str,
-    parsed: OnceCell<Option<Parsed>>,
+    parsed: OnceCell<Result<Parsed, lang::ParseError>>,
 }
 
 /// What a rule proposes; the engine applies policy and suppressions and builds the finding.
@@ -39,6 +40,27 @@ pub struct Candidate {
     /// How the engine re-judges this candidate against the base side of the other changed
     /// files, so a test moved between files is recognised.
     pub moved: Option<Moved>,
+}
+
+impl Candidate {
+    /// A candidate about one line, judged within its own file.
+    pub fn at_line(
+        side: Side,
+        line: u32,
+        severity: Severity,
+        message: String,
+        key: String,
+    ) -> Candidate {
+        Candidate {
+            side,
+            line,
+            end_line: line,
+            severity,
+            message,
+            key,
+            moved: None,
+        }
+    }
 }
 
 /// Cross-file judgement for a candidate: tests move between files, so "already skipped in
@@ -133,6 +155,11 @@ pub struct FileContext<'a> {
     base: Option<SideText<'a>>,
     head: Option<SideText<'a>>,
     cache: RefCell<MatchCache>,
+    /// When this file's parses and queries must stop (one budget per file, so a crafted file
+    /// cannot hold the run; see [`lang::parse_budget`]).
+    deadline: Instant,
+    /// Whether a query was abandoned at the deadline, leaving some rule's answer incomplete.
+    cut_short: Cell<bool>,
 }
 
 impl<'a> FileContext<'a> {
@@ -158,6 +185,8 @@ impl<'a> FileContext<'a> {
             base: side(pair.old_path.as_ref(), pair.base.text()),
             head: side(pair.new_path.as_ref(), pair.head.text()),
             cache: RefCell::new(HashMap::new()),
+            deadline: Instant::now() + lang::parse_budget(),
+            cut_short: Cell::new(false),
         }
     }
 
@@ -174,8 +203,18 @@ impl<'a> FileContext<'a> {
         let language = self.language?;
         let text = self.side(side)?;
         text.parsed
-            .get_or_init(|| lang::parse(language, text.text.to_string()).ok())
+            .get_or_init(|| {
+                let remaining = self.deadline.saturating_duration_since(Instant::now());
+                lang::parse_within(language, text.text.to_string(), remaining)
+            })
             .as_ref()
+            .ok()
+    }
+
+    /// Why the side's text could not be parsed (over the time budget); `None` when it parsed,
+    /// no rule needed it parsed, or it has no grammar or text.
+    pub fn parse_failure(&self, side: Side) -> Option<&lang::ParseError> {
+        self.side(side)?.parsed.get()?.as_ref().err()
     }
 
     /// Matches of the embedded query `name` on `side`, computed once per side.
@@ -191,7 +230,14 @@ impl<'a> FileContext<'a> {
             (Some(language), Some(parsed)) => self
                 .prefilters
                 .compiled(language, name)
-                .map(|compiled| query::run(compiled, parsed, language))
+                .map(|compiled| {
+                    let (matches, cut_short) =
+                        query::run_until(compiled, parsed, language, Some(self.deadline));
+                    if cut_short {
+                        self.cut_short.set(true);
+                    }
+                    matches
+                })
                 .unwrap_or_default(),
             _ => Vec::new(),
         };
@@ -200,6 +246,11 @@ impl<'a> FileContext<'a> {
             .borrow_mut()
             .insert((side, name), Rc::clone(&result));
         result
+    }
+
+    /// Whether a query ran past the file's time budget, so some rule saw only part of the file.
+    pub fn cut_short(&self) -> bool {
+        self.cut_short.get()
     }
 
     /// Whether 1-based `line` of head was added by the change.
@@ -212,7 +263,7 @@ impl<'a> FileContext<'a> {
         [Side::Base, Side::Head]
             .into_iter()
             .filter_map(|side| {
-                let parsed = self.side(side)?.parsed.get()?.as_ref()?;
+                let parsed = self.side(side)?.parsed.get()?.as_ref().ok()?;
                 (parsed.error_count > 0).then_some((side, parsed.error_count))
             })
             .collect()

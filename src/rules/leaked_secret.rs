@@ -3,9 +3,10 @@
 
 use super::context::{Candidate, FileContext, Output};
 use super::declare_rule;
-use crate::changeset::Status;
+use crate::changeset::{Content, Raw, Status};
 use crate::finding::{Severity, Side};
-use crate::secrets::{self, redact};
+use crate::secrets::{self, StreamHit, redact};
+use std::collections::HashSet;
 
 declare_rule! {
     /// ## What it flags
@@ -49,6 +50,8 @@ declare_rule! {
 
 fn check(context: &FileContext<'_>, out: &mut Output) {
     sensitive_file(context, out);
+    link_target(context, out);
+    large_file(context, out);
     let Some(head) = context.side(Side::Head) else {
         return;
     };
@@ -65,18 +68,92 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             if base_text.is_some_and(|base| base.contains(secret)) {
                 continue;
             }
-            let shown = redact(secret);
-            out.candidates.push(Candidate {
-                side: Side::Head,
-                line: number,
-                end_line: number,
-                severity: Severity::Error,
-                message: format!("{} added: `{shown}`", hit.description),
-                key: format!("{}:{shown}", hit.rule_id),
-                moved: None,
-            });
+            push(out, number, hit.rule_id, hit.description, secret);
         }
     }
+}
+
+fn push(out: &mut Output, line: u32, rule_id: &str, description: &str, secret: &str) {
+    let shown = redact(secret);
+    out.candidates.push(Candidate::at_line(
+        Side::Head,
+        line,
+        Severity::Error,
+        format!("{description} added: `{shown}`"),
+        format!("{rule_id}:{shown}"),
+    ));
+}
+
+/// A symbolic link's target is a path the change adds too: a token can sit in it.
+fn link_target(context: &FileContext<'_>, out: &mut Output) {
+    let target = |content: &Content| match content.unreadable()?.raw.as_ref()? {
+        Raw::LinkTarget(target) => Some(target.clone()),
+        Raw::Large(_) => None,
+    };
+    let Some(head) = target(&context.pair.head) else {
+        return;
+    };
+    let base = target(&context.pair.base).unwrap_or_default();
+    for hit in secrets::scanner().scan_line(&head) {
+        let secret = &head[hit.start..hit.end];
+        if !base.contains(secret) {
+            push(out, 1, hit.rule_id, hit.description, secret);
+        }
+    }
+}
+
+/// A file over the size cap is not held as text; its bytes are streamed through the scanner.
+/// Without a line diff, "added" means "not among the secrets base already held".
+fn large_file(context: &FileContext<'_>, out: &mut Output) {
+    let pair = context.pair;
+    let head = match large_hits(&pair.head) {
+        None => return,
+        Some(Ok(hits)) => hits,
+        Some(Err(error)) => {
+            // Fail closed: bytes the scanner could not read may hold a secret.
+            out.candidates.push(Candidate::at_line(
+                Side::Head,
+                1,
+                Severity::Error,
+                format!("file over 2 MiB could not be scanned for secrets: {error}"),
+                "unscanned".to_string(),
+            ));
+            return;
+        }
+    };
+    if head.is_empty() {
+        return;
+    }
+    let base_secrets: HashSet<String> = match (pair.base.text(), large_hits(&pair.base)) {
+        (Some(text), _) => head
+            .iter()
+            .filter(|hit| text.contains(&hit.secret))
+            .map(|hit| hit.secret.clone())
+            .collect(),
+        (None, Some(Ok(base))) => base.into_iter().map(|hit| hit.secret).collect(),
+        (None, _) => HashSet::new(),
+    };
+    for hit in head {
+        if !base_secrets.contains(&hit.secret) {
+            push(out, hit.line, hit.rule_id, hit.description, &hit.secret);
+        }
+    }
+}
+
+/// The secrets in a side over the size cap; `None` when the side is not one, an error when
+/// its bytes could not be read again.
+fn large_hits(content: &Content) -> Option<Result<Vec<StreamHit>, String>> {
+    let Raw::Large(source) = content.unreadable()?.raw.as_ref()? else {
+        return None;
+    };
+    let scanner = secrets::scanner();
+    Some(
+        match source.with_reader(|reader| scanner.scan_reader(reader)) {
+            Some(Ok(hits)) => Ok(hits),
+            Some(Err(error)) => Err(error.to_string()),
+            None => Err("the content could not be opened".to_string()),
+        },
+    )
 }
 
 fn sensitive_file(context: &FileContext<'_>, out: &mut Output) {

@@ -22,10 +22,12 @@ pub(crate) mod markers;
 pub mod new_dependency;
 mod skipped_test;
 mod todo_stub;
+mod unreadable_change;
 mod weakened_assertion;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
+pub use unreadable_change::{UNREADABLE_CHANGE, over_budget};
 
 pub use condition::{Truth, evaluate};
 pub use context::{Candidate, Fact, FactRef, FileContext, Moved, Output, SideText};
@@ -197,6 +199,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &todo_stub::TODO_STUB,
+    &unreadable_change::UNREADABLE_CHANGE,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
 ];

@@ -70,12 +70,33 @@ fn manifests(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                     .into_iter()
                     .map(|finding| (index, candidate(finding))),
             ),
+            // Fail closed: a manifest that parsed in base and no longer does hides whatever
+            // the change did to its dependencies.
+            Err(message) if base.is_some_and(|base| parses(kind, pair.path(), base)) => {
+                out.candidates.push((
+                    index,
+                    Candidate::at_line(
+                        Side::Head,
+                        1,
+                        Severity::Error,
+                        format!(
+                            "the manifest no longer parses, so its dependencies cannot be checked: {message}"
+                        ),
+                        "unparsed-manifest".to_string(),
+                    ),
+                ));
+            }
             Err(message) => out.notes.push(Note {
                 path: pair.path().to_string(),
                 message: format!("dependencies not checked: {message}"),
             }),
         }
     }
+}
+
+/// Whether `text` reads as a manifest of `kind`.
+fn parses(kind: deps::ManifestKind, path: &str, text: &str) -> bool {
+    deps::compare(kind, path, None, Some(text)).is_ok()
 }
 
 /// Maps a detection to a candidate on the head side.

@@ -14,6 +14,7 @@ const CONTRACT_IDS: &[&str] = &[
     "new-dependency",
     "skipped-test",
     "todo-stub",
+    "unreadable-change",
     "weakened-assertion",
     "weakened-coverage",
 ];

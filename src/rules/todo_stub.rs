@@ -303,7 +303,7 @@ fn todo_notes(
 }
 
 /// Test files by path convention, where TODO notes are not reported.
-fn is_test_path(path: &str) -> bool {
+pub(crate) fn is_test_path(path: &str) -> bool {
     let lower = path.to_ascii_lowercase();
     let mut parts = lower.split('/');
     let file = parts.next_back().unwrap_or_default();

@@ -13,6 +13,7 @@
 mod files;
 mod filters;
 mod rules;
+mod stream;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -24,6 +25,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 pub use files::sensitive_file;
 pub use rules::{Pattern, SecretRule};
+pub use stream::StreamHit;
 
 /// The rule catalogue, for documentation and tests.
 pub fn rules() -> &'static [SecretRule] {
@@ -43,8 +45,8 @@ pub struct SecretHit {
     pub end: usize,
 }
 
-/// Lines longer than this are scanned only up to here (minified bundles, data blobs), which
-/// bounds the cost of one line; the cut falls on a char boundary.
+/// Lines longer than this (minified bundles, data blobs) are scanned in overlapping windows
+/// ([`stream`]), which bounds the cost of one regex pass without leaving any byte unscanned.
 const MAX_SCAN_BYTES: usize = 1 << 20;
 
 /// Assignment operators across config and programming languages: `=`, `:=`, `::=`,
@@ -192,7 +194,9 @@ impl Scanner {
     /// Find every credential in one line. Hits do not overlap; where two rules claim the
     /// same text the more specific one wins. Never panics, whatever the input.
     pub fn scan_line(&self, line: &str) -> Vec<SecretHit> {
-        let line = &line[..floor_char_boundary(line, MAX_SCAN_BYTES)];
+        if line.len() > MAX_SCAN_BYTES {
+            return self.scan_in_windows(line);
+        }
         let mut selected: Vec<bool> = Vec::new();
         for m in self.prefilter.find_overlapping_iter(line) {
             if selected.is_empty() {

@@ -1,1 +1,2 @@
 mod git_policy;
+mod unreadable;

@@ -261,7 +261,7 @@ impl JsRunner {
     /// `@ava/typescript` adds them.
     pub fn ava(configs: &[(String, String)]) -> Option<JsRunner> {
         let (_, package) = configs.iter().find(|(path, _)| path == "package.json")?;
-        let package: serde_json::Value = serde_json::from_str(package).ok()?;
+        let package: serde_json::Value = crate::text::parse_json(package).ok()?;
         let depends = ["devDependencies", "dependencies"]
             .iter()
             .any(|key| package.get(key).and_then(|deps| deps.get("ava")).is_some());
@@ -319,7 +319,7 @@ impl JsRunner {
             return Some(JsRunner::defaults(tool));
         }
         let (_, package) = configs.iter().find(|(path, _)| path == "package.json")?;
-        let package: serde_json::Value = serde_json::from_str(package).ok()?;
+        let package: serde_json::Value = crate::text::parse_json(package).ok()?;
         let scripts = package.get("scripts")?.as_object()?;
         scripts
             .values()

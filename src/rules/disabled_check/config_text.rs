@@ -8,9 +8,9 @@ use serde_json::Value;
 
 /// Parses JSON, accepting comments and trailing commas (tsconfig, `.eslintrc`, biome).
 pub fn jsonc(text: &str) -> Option<Value> {
-    serde_json::from_str(text)
+    crate::text::parse_json(text)
         .ok()
-        .or_else(|| serde_json::from_str(&strip_jsonc(text)).ok())
+        .or_else(|| crate::text::parse_json(&strip_jsonc(text)).ok())
 }
 
 /// Removes `//` and `/* */` comments outside strings, and commas before `}` or `]`.

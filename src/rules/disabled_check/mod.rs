@@ -158,13 +158,6 @@ fn locate_key(text: &str, key: &str, preferred: &LineSet) -> u32 {
 
 /// Pushes a head-side candidate.
 fn push(out: &mut Output, side: Side, line: u32, severity: Severity, message: String, key: String) {
-    out.candidates.push(Candidate {
-        side,
-        line,
-        end_line: line,
-        severity,
-        message,
-        key,
-        moved: None,
-    });
+    out.candidates
+        .push(Candidate::at_line(side, line, severity, message, key));
 }
