@@ -533,15 +533,24 @@ fn details_text(report: &Report) -> String {
     )
 }
 
+/// `s` within the API's byte limit `max`. Findings arrive redacted; the cut result is redacted
+/// again so that a cut through anything token-shaped shows no more than a redacted form (which
+/// can make it longer, hence the loop).
 fn cut(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }
     let mut end = max.saturating_sub(3);
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    loop {
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        let out = crate::secrets::scanner().redact_text(&format!("{}…", &s[..end]));
+        if out.len() <= max || end == 0 {
+            return out;
+        }
+        end = end.saturating_sub(out.len() - max);
     }
-    format!("{}…", &s[..end])
 }
 
 /// [`CheckApi`] over octocrab with a private current-thread runtime.

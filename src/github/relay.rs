@@ -228,7 +228,7 @@ fn read_finding(
     Ok(Finding {
         rule,
         severity,
-        path: path.to_string(),
+        path: crate::secrets::scanner().redact_path(path),
         line: first,
         end_line: last,
         side,
