@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::event::EventPlan;
 use super::model::{Finding, Report, Severity, Side};
 use super::summary;
+use crate::text::{escape_controls, escape_controls_in_lines};
 
 /// GitHub refuses a 51st annotation in one request.
 pub const ANNOTATIONS_PER_REQUEST: usize = 50;
@@ -484,10 +485,12 @@ pub fn annotations(findings: &[Finding], max: usize) -> Vec<Annotation> {
                     Severity::Warning => Level::Warning,
                     Severity::Note => Level::Notice,
                 },
-                message: cut(&f.message, ANNOTATION_TEXT_LIMIT),
+                // Shown to reviewers on the diff: no bidi override or control character
+                // from the change may reorder or hide what they read.
+                message: cut(&escape_controls(&f.message), ANNOTATION_TEXT_LIMIT),
                 title: cut(f.rule, ANNOTATION_TITLE_LIMIT),
                 raw_details: (!f.snippet.is_empty())
-                    .then(|| cut(&f.snippet, ANNOTATION_TEXT_LIMIT)),
+                    .then(|| cut(&escape_controls_in_lines(&f.snippet), ANNOTATION_TEXT_LIMIT)),
             }
         })
         .collect()
@@ -520,7 +523,7 @@ fn details_text(report: &Report) -> String {
                 Severity::Note => "note",
             },
             summary::inline(f.rule),
-            summary::inline(&f.path.replace('`', "'")),
+            summary::code_span(&f.path).replace('|', "\\|"),
             f.line,
             side,
             summary::inline(&f.message)

@@ -1,6 +1,7 @@
 //! Output hardening against a hostile change: no output format reveals more of a secret than
-//! its redacted form (even when a message is cut), paths are scanned and redacted, and the
-//! secret scanner stays fast on a crafted long line.
+//! its redacted form (even when a message is cut), paths are scanned and redacted, text from
+//! the change cannot forge workflow commands or break out of the check run's Markdown, and
+//! the secret scanner stays fast on a crafted long line.
 
 use crate::github::api::rt;
 use crate::github::binary::{accepting_server, bodies, run_github};
@@ -127,6 +128,191 @@ fn a_token_used_as_a_file_name_is_flagged_and_redacted_in_every_output() {
     assert!(shown.starts_with("config/ghp_…[redacted fp:"), "{shown}");
     assert!(shown.ends_with(".txt"), "{shown}");
     assert_no_leak(&every_output(&repo, &base, &head), &secret);
+}
+
+/// True when a line of a GitHub Actions log is a workflow command the gate did not mean:
+/// anything starting with `::` other than the commands the gate writes.
+fn forged_command(line: &str) -> bool {
+    const MEANT: [&str; 7] = [
+        "::error file=",
+        "::error title=",
+        "::warning file=",
+        "::warning title=",
+        "::notice file=",
+        "::notice title=",
+        "::group::",
+    ];
+    // `integrity-gate github` wraps the report it quotes in `::stop-commands::TOKEN` ...
+    // `::TOKEN::`, inside which the runner reads no command at all.
+    let stop_marker = line.starts_with("::stop-commands::")
+        || line
+            .strip_prefix("::")
+            .and_then(|rest| rest.strip_suffix("::"))
+            .is_some_and(|token| token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()));
+    line.trim_start().starts_with("::")
+        && !MEANT.iter().any(|meant| line.starts_with(meant))
+        && line != "::endgroup::"
+        && !stop_marker
+}
+
+#[test]
+fn control_characters_from_the_change_cannot_forge_workflow_commands() {
+    let secret = token();
+    let hostile_path = "tests/a\n::error::FORGED-PATH\n.py";
+    let hostile_test =
+        "test(`x\n::add-mask::FORGED-NAME\r\n\u{1b}[31m\u{2028}\u{202e}y`, () => {});\n";
+    let (repo, base, head) = change(
+        &[(
+            "package.json",
+            "{\"devDependencies\": {\"jest\": \"29\"}}\n",
+        )],
+        &[
+            (hostile_path, &format!("TOKEN = \"{secret}\"\n")),
+            (
+                "src/app.test.js",
+                &hostile_test.replace("test(", "test.only("),
+            ),
+        ],
+    );
+    let outputs = every_output(&repo, &base, &head);
+    let human = &outputs.iter().find(|(name, _)| name == "human").unwrap().1;
+    assert!(
+        human.contains("FORGED-PATH"),
+        "the hostile path is reported: {human}"
+    );
+    assert!(
+        human.contains("FORGED-NAME"),
+        "the hostile test is reported: {human}"
+    );
+    for (name, text) in &outputs {
+        if name.starts_with("POST") || name.starts_with("GET") || name == "json" || name == "sarif"
+        {
+            continue; // JSON escapes control characters itself.
+        }
+        // The job summary is a Markdown file, not a log: the runner reads no commands there.
+        let log = name != "job summary";
+        for line in text.lines() {
+            assert!(
+                !(log && forged_command(line)),
+                "{name} forges {line:?}:\n{text}"
+            );
+            assert!(
+                !line.contains(['\r', '\u{1b}', '\u{2028}', '\u{202e}']),
+                "{name} prints a raw control character in {line:?}"
+            );
+        }
+    }
+    // Check-run annotations are JSON, but what they say is shown on the diff as it is.
+    for (name, text) in outputs.iter().filter(|(name, _)| name.starts_with("POST")) {
+        let body: serde_json::Value = serde_json::from_str(text).unwrap();
+        for annotation in body["output"]["annotations"].as_array().unwrap() {
+            for field in ["message", "raw_details", "path"] {
+                let value = annotation[field].as_str().unwrap_or_default();
+                assert!(
+                    !value.contains(['\r', '\u{1b}', '\u{2028}', '\u{202e}']),
+                    "{name}: annotation {field} {value:?}"
+                );
+            }
+        }
+    }
+    // An operator's bad argument is echoed escaped, on one line.
+    let output = repo.run(&["diff", "main\n::error::FORGED-ARG"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error = stderr(&output);
+    assert!(error.starts_with("error: "), "{error}");
+    assert!(error.contains("main\\n::error::FORGED-ARG"), "{error}");
+    assert!(error.lines().all(|line| !forged_command(line)), "{error}");
+}
+
+/// The parts of one Markdown line outside code spans (CommonMark: a backtick run closed by a
+/// run of the same length), with backslash escapes removed so that only live syntax is left.
+fn outside_code_spans(line: &str) -> String {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::new();
+    let mut index = 0;
+    while index < chars.len() {
+        match chars[index] {
+            '\\' if index + 1 < chars.len() && chars[index + 1].is_ascii_punctuation() => {
+                index += 2;
+            }
+            '`' => {
+                let run = chars[index..].iter().take_while(|c| **c == '`').count();
+                let mut close = index + run;
+                let mut closed = None;
+                while close < chars.len() {
+                    let next = chars[close..].iter().take_while(|c| **c == '`').count();
+                    if next == run {
+                        closed = Some(close + next);
+                        break;
+                    }
+                    close += next.max(1);
+                }
+                match closed {
+                    Some(end) => index = end,
+                    None => {
+                        out.extend(std::iter::repeat_n('`', run));
+                        index += run;
+                    }
+                }
+            }
+            c => {
+                out.push(c);
+                index += 1;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn hostile_test_names_cannot_break_out_of_the_check_run_markdown() {
+    let hostile = "a`![img](https://evil.example/x.png)`[link](https://evil.example) <b>bold</b> @octocat www.evil.example `` ` | x";
+    let test = format!("test.only({:?}, () => {{}});\n", hostile);
+    let (repo, base, head) = change(
+        &[(
+            "package.json",
+            "{\"devDependencies\": {\"jest\": \"29\"}}\n",
+        )],
+        &[("src/app.test.js", &test)],
+    );
+    let outputs = every_output(&repo, &base, &head);
+    let mut markdown = Vec::new();
+    for (name, text) in &outputs {
+        if name == "job summary" {
+            markdown.push(text.clone());
+        }
+        if name.starts_with("POST") {
+            let body: serde_json::Value = serde_json::from_str(text).unwrap();
+            for field in ["summary", "text"] {
+                markdown.push(
+                    body["output"][field]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                );
+            }
+        }
+    }
+    assert!(
+        markdown.iter().any(|md| md.contains("octocat")),
+        "{markdown:?}"
+    );
+    for md in &markdown {
+        let mut in_fence = false;
+        for line in md.lines() {
+            if line.trim_start().starts_with("```") {
+                in_fence = !in_fence;
+                continue;
+            }
+            if in_fence {
+                continue;
+            }
+            let live = outside_code_spans(line);
+            for syntax in ["![", "](", "<b>", "@octocat", "https://", "www.evil"] {
+                assert!(!live.contains(syntax), "{syntax} is live in {line:?}\n{md}");
+            }
+        }
+    }
 }
 
 /// Runs the binary with a time limit; `None` when it was killed for running over. The pipes
