@@ -510,9 +510,11 @@ fn service_ident_ok(ident: &str) -> bool {
 /// escaped strings) or when the line is the header alone (a PEM file or heredoc); a header
 /// inside program text (`if line == "-----BEGIN…"`) is a parser, not a key.
 fn private_key_span(line: &str, start: usize, end: usize) -> Option<(usize, usize)> {
-    // A key body is a few KiB; looking further would make a line of headers quadratic.
+    // The body ends at the next `-----` (its END line, or another header), and a body is a
+    // few KiB: looking further would make a line of headers quadratic.
     let rest = &line[end..];
     let rest = &rest[..floor_char_boundary(rest, MAX_KEY_BODY_BYTES)];
+    let rest = &rest[..rest.find("-----").unwrap_or(rest.len())];
     let body_len = rest
         .bytes()
         .take_while(|b| {
@@ -528,9 +530,8 @@ fn private_key_span(line: &str, start: usize, end: usize) -> Option<(usize, usiz
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='))
         .any(|run| run.len() >= 40);
     if material {
-        // Cover the inline body up to the END line when present.
-        let body_end = body.find("-----END").map_or(body_len, |i| i);
-        return Some((start, end + body_end));
+        // Cover the inline body up to the END line.
+        return Some((start, end + body_len));
     }
     let trimmed = line
         .trim()
