@@ -378,10 +378,16 @@ impl Scanner {
                     .token_prefixes
                     .iter()
                     .any(|prefix| lower.starts_with(prefix) && lower.len() > prefix.len());
+                // Paths and identifiers are as varied as keys by entropy alone; their parts
+                // read as words.
                 let random = run.len() >= 16
                     && run.bytes().any(|b| b.is_ascii_digit())
                     && run.bytes().any(|b| b.is_ascii_alphabetic())
-                    && filters::shannon_entropy(run) >= 3.5;
+                    && filters::shannon_entropy(run) >= 3.5
+                    && !run.split(['/', '.', '_', '-']).all(|part| {
+                        part.bytes().all(|b| b.is_ascii_digit())
+                            || filters::is_identifier_like_value(part)
+                    });
                 if token_start || random {
                     fragments.push((start, at));
                 }
