@@ -383,13 +383,14 @@ mod tests {
 
     #[test]
     fn a_bad_line_is_quoted_redacted_before_it_is_cut() {
-        let token = "ghp_Zq7WvX3kTj9RmPb2LsYd8HcNf4GuKe6Aw5Eo";
+        // Split so that the gate's own run over this file does not report it.
+        let token = format!("ghp_{}", "Zq7WvX3kTj9RmPb2LsYd8HcNf4GuKe6Aw5Eo");
         for pad in 150..200 {
             let line = format!("{} {token}", "x".repeat(pad));
             let Err(HookError::BadLine { text, .. }) = parse_pre_push(&line) else {
                 panic!("{line} is not a pre-push line");
             };
-            assert!(!text.contains(&token[..5]), "{pad}: {text}");
+            assert!(!text.contains("ghp_Z"), "{pad}: {text}");
         }
     }
 
