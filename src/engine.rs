@@ -173,6 +173,12 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
+    // A path or a note can carry a secret as well as a line can (a token used as a file name).
+    let scanner = crate::secrets::scanner();
+    for note in &mut notes {
+        note.path = scanner.redact_path(&note.path);
+        note.message = scanner.redact_line(&note.message);
+    }
     notes.sort();
     notes.dedup();
     let blocking = findings
@@ -416,14 +422,17 @@ fn to_finding(
         .map(|snippet| scanner.redact_text(&snippet))
         .unwrap_or_default();
     let message = scanner.redact_line(&candidate.message);
+    // A token used as a file name is shown redacted like any other: losing the annotation's
+    // placement on GitHub is better than printing the token (see `leaked-secret`).
+    let path = scanner.redact_path(path);
     Some(Finding {
         rule: rule.id,
         severity,
-        path: path.to_string(),
         line: candidate.line,
         end_line: candidate.end_line.max(candidate.line),
         side: candidate.side,
-        fingerprint: stable_hash(&[rule.id, path, &candidate.key]),
+        fingerprint: stable_hash(&[rule.id, &path, &candidate.key]),
+        path,
         message,
         snippet,
     })

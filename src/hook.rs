@@ -172,7 +172,7 @@ pub fn parse_pre_push(stdin: &str) -> Result<Vec<PushRange>, HookError> {
         }
         let bad = || HookError::BadLine {
             line: i + 1,
-            text: line.chars().take(200).collect(),
+            text: crate::secrets::shorten_redacted(line, 200, "…"),
         };
         let [local_ref, local_sha, remote_ref, remote_sha] = fields[..] else {
             return Err(bad());
@@ -383,6 +383,19 @@ mod tests {
             &format!("a {A} b {A} extra"),
         ] {
             assert!(parse_pre_push(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_bad_line_is_quoted_redacted_before_it_is_cut() {
+        // Split so that the gate's own run over this file does not report it.
+        let token = format!("ghp_{}", "Zq7WvX3kTj9RmPb2LsYd8HcNf4GuKe6Aw5Eo");
+        for pad in 150..200 {
+            let line = format!("{} {token}", "x".repeat(pad));
+            let Err(HookError::BadLine { text, .. }) = parse_pre_push(&line) else {
+                panic!("{line} is not a pre-push line");
+            };
+            assert!(!text.contains("ghp_Z"), "{pad}: {text}");
         }
     }
 

@@ -3,6 +3,7 @@
 
 #![allow(clippy::print_stderr, clippy::print_stdout)]
 
+use integrity_gate::text::{defuse_commands, escape_controls};
 use integrity_gate::{Outcome, run};
 use std::process::ExitCode;
 
@@ -16,12 +17,13 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(failure) => {
+            // Errors quote arguments, refs and paths, and stderr reaches the Actions log too.
             match failure.rendered {
-                Some(rendered) => eprint!("{rendered}"),
-                None => eprintln!("error: {}", failure.message),
+                Some(rendered) => eprint!("{}", defuse_commands(&rendered)),
+                None => eprintln!("error: {}", escape_controls(&failure.message)),
             }
             if let Some(hint) = failure.hint {
-                eprintln!("hint: {hint}");
+                eprintln!("hint: {}", escape_controls(&hint));
             }
             ExitCode::from(2)
         }

@@ -1,5 +1,8 @@
-//! Small text utilities shared by the CLI, config and rules: edit distance, line slicing and
-//! JSON parsing that survives deep nesting.
+//! Small text utilities shared by the CLI, config, rules and reporters: edit distance, line
+//! slicing, escaping of control characters for text shown to people, and JSON parsing that
+//! survives deep nesting.
+
+use std::borrow::Cow;
 
 /// Levenshtein distance, for "did you mean" hints. Inputs are short names.
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -46,6 +49,72 @@ pub fn line_slice(text: &str, first: u32, last: u32, max_lines: usize) -> String
         .join("\n")
 }
 
+/// True for characters that change how text is laid out or read rather than showing up: C0
+/// and C1 controls and DEL (a newline starts a fake workflow command, ESC colours or hides a
+/// terminal line, CR overwrites it), the Unicode line and paragraph separators, and the
+/// bidirectional formatting characters that reorder what a reviewer sees (Trojan Source).
+fn is_hidden_control(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'
+                ..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` with every control character (see [`is_hidden_control`]) written as a visible
+/// escape (`\n`, `\r`, `\t`, `\u{1b}`), so one string from a change stays one line of
+/// output and cannot move the cursor, recolour the terminal or reorder the line. Every
+/// human-facing string taken from a change or an operator goes through this.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_hidden_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_hidden_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`escape_controls`] for multi-line text shown line by line (snippets): line breaks stay,
+/// tabs stay (they only indent), everything else is escaped within its line.
+pub fn escape_controls_in_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| {
+            line.split('\t')
+                .map(escape_controls)
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Multi-line text made safe for a log that GitHub Actions reads: controls escaped within each
+/// line ([`escape_controls_in_lines`]), and a backslash before any line that would otherwise
+/// start (after leading whitespace, which the runner skips) with `::`, so text quoted from a
+/// change or an argument can never be read as a workflow command.
+pub fn defuse_commands(text: &str) -> String {
+    escape_controls_in_lines(text)
+        .split('\n')
+        .map(|line| {
+            if line.trim_start().starts_with("::") {
+                format!("\\{line}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +139,41 @@ mod tests {
         assert_eq!(line_slice(text, 2, 3, 10), "b\nc");
         assert_eq!(line_slice(text, 1, 4, 2), "a\nb");
         assert_eq!(line_slice(text, 9, 9, 2), "");
+    }
+
+    #[test]
+    fn controls_are_escaped_visibly_and_plain_text_is_borrowed() {
+        assert!(matches!(
+            escape_controls("plain `text` é"),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(
+            escape_controls("a\n::error::x\r\u{1b}[31m\u{85}\u{2028}\u{202e}\u{7f}"),
+            "a\\n::error::x\\r\\u{1b}[31m\\u{85}\\u{2028}\\u{202e}\\u{7f}"
+        );
+        for c in [
+            '\u{0}', '\u{1f}', '\u{9b}', '\u{2029}', '\u{2066}', '\u{200f}',
+        ] {
+            assert!(!escape_controls(&format!("x{c}y")).contains(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn snippets_keep_their_lines_and_tabs() {
+        assert_eq!(
+            escape_controls_in_lines("a\tb\r\n\u{1b}c"),
+            "a\tb\\r\n\\u{1b}c"
+        );
+    }
+
+    #[test]
+    fn no_line_can_start_a_workflow_command() {
+        let out = defuse_commands("error: bad 'x\n  ::error::forged\n::add-mask::y'\nok\n");
+        assert_eq!(
+            out,
+            "error: bad 'x\n\\  ::error::forged\n\\::add-mask::y'\nok\n"
+        );
+        assert!(out.lines().all(|line| !line.trim_start().starts_with("::")));
     }
 }
 

@@ -146,7 +146,12 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
         client.as_ref().map(|client| client as &dyn CheckApi),
         &mut log,
     );
-    log.extend(report::render(Format::Human, &report, Style::default()));
+    // The human report quotes the change; inside stop-commands nothing in it is a command,
+    // even if an escape were ever missed.
+    let human = report::render(Format::Human, &report, Style::default());
+    log.extend(
+        crate::github::commands::stop_commands(&String::from_utf8_lossy(&human)).into_bytes(),
+    );
     Ok((log, exit_for(&report)))
 }
 

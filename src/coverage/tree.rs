@@ -480,12 +480,7 @@ fn unwrap_expr(mut node: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
 /// flood the report.
 fn short(text: &str) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 60 {
-        let cut: String = one_line.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        one_line
-    }
+    crate::secrets::shorten_redacted(&one_line, 60, "...")
 }
 
 fn js_string(doc_text: &str, node: tree_sitter::Node<'_>) -> String {

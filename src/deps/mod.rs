@@ -552,12 +552,7 @@ fn file_label(path: &str) -> &str {
 
 fn shorten(s: &str) -> String {
     let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() > 80 {
-        let cut: String = one_line.chars().take(77).collect();
-        format!("{cut}...")
-    } else {
-        one_line
-    }
+    crate::secrets::shorten_redacted(&one_line, 80, "...")
 }
 
 fn normalise_url(u: &str) -> String {

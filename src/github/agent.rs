@@ -169,15 +169,7 @@ fn email_marker(lower: &str) -> Option<&'static str> {
 
 /// Keeps quoted commit text short in the summary; cut on a char boundary.
 fn clip(s: &str) -> String {
-    const MAX: usize = 120;
-    if s.len() <= MAX {
-        return s.replace('`', "'");
-    }
-    let mut end = MAX;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &s[..end]).replace('`', "'")
+    crate::secrets::shorten_redacted(s, 120, "…").replace('`', "'")
 }
 
 #[cfg(test)]

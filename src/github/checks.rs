@@ -18,6 +18,7 @@ use serde::Serialize;
 use super::event::EventPlan;
 use super::model::{Finding, Report, Severity, Side};
 use super::summary;
+use crate::text::{escape_controls, escape_controls_in_lines};
 
 /// GitHub refuses a 51st annotation in one request.
 pub const ANNOTATIONS_PER_REQUEST: usize = 50;
@@ -484,10 +485,12 @@ pub fn annotations(findings: &[Finding], max: usize) -> Vec<Annotation> {
                     Severity::Warning => Level::Warning,
                     Severity::Note => Level::Notice,
                 },
-                message: cut(&f.message, ANNOTATION_TEXT_LIMIT),
+                // Shown to reviewers on the diff: no bidi override or control character
+                // from the change may reorder or hide what they read.
+                message: cut(&escape_controls(&f.message), ANNOTATION_TEXT_LIMIT),
                 title: cut(f.rule, ANNOTATION_TITLE_LIMIT),
                 raw_details: (!f.snippet.is_empty())
-                    .then(|| cut(&f.snippet, ANNOTATION_TEXT_LIMIT)),
+                    .then(|| cut(&escape_controls_in_lines(&f.snippet), ANNOTATION_TEXT_LIMIT)),
             }
         })
         .collect()
@@ -520,7 +523,7 @@ fn details_text(report: &Report) -> String {
                 Severity::Note => "note",
             },
             summary::inline(f.rule),
-            summary::inline(&f.path.replace('`', "'")),
+            summary::code_span(&f.path).replace('|', "\\|"),
             f.line,
             side,
             summary::inline(&f.message)
@@ -533,15 +536,24 @@ fn details_text(report: &Report) -> String {
     )
 }
 
+/// `s` within the API's byte limit `max`. Findings arrive redacted; the cut result is redacted
+/// again so that a cut through anything token-shaped shows no more than a redacted form (which
+/// can make it longer, hence the loop).
 fn cut(s: &str, max: usize) -> String {
     if s.len() <= max {
         return s.to_string();
     }
     let mut end = max.saturating_sub(3);
-    while !s.is_char_boundary(end) {
-        end -= 1;
+    loop {
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        let out = crate::secrets::scanner().redact_text(&format!("{}…", &s[..end]));
+        if out.len() <= max || end == 0 {
+            return out;
+        }
+        end = end.saturating_sub(out.len() - max);
     }
-    format!("{}…", &s[..end])
 }
 
 /// [`CheckApi`] over octocrab with a private current-thread runtime.

@@ -15,35 +15,11 @@ pub const PER_TYPE_LIMIT: usize = 10;
 /// GitHub's per-job limit for annotations made by workflow commands.
 pub const PER_JOB_LIMIT: usize = 50;
 
-/// Escapes a command's data part (after `::`): `%`, CR and LF.
-pub fn escape_data(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Escapes a property value (`file=…`, `title=…`): the data escapes plus `:` and `,`.
-pub fn escape_property(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '%' => out.push_str("%25"),
-            '\r' => out.push_str("%0D"),
-            '\n' => out.push_str("%0A"),
-            ':' => out.push_str("%3A"),
-            ',' => out.push_str("%2C"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+// One escaping for every workflow command the gate writes (the `--format github` reporter
+// and this sink).
+pub use crate::report::{
+    github_escape_data as escape_data, github_escape_property as escape_property,
+};
 
 fn command_name(sev: Severity) -> &'static str {
     match sev {

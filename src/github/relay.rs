@@ -46,7 +46,8 @@ pub fn read_workflow_run(payload_json: &str) -> Result<EventPlan, EventError> {
     if !is_object_id(&head_sha) {
         return Err(EventError::BadSha {
             field: "workflow_run.head_sha",
-            value: head_sha.chars().take(80).collect(),
+            // The event is untrusted: what it put here is quoted redacted, then cut.
+            value: crate::secrets::shorten_redacted(&head_sha, 80, "…"),
         });
     }
     let trigger = run.get("event").and_then(Value::as_str).unwrap_or_default();
@@ -229,7 +230,7 @@ fn read_finding(
     Ok(Finding {
         rule,
         severity,
-        path: path.to_string(),
+        path: crate::secrets::scanner().redact_path(path),
         line: first,
         end_line: last,
         side,

@@ -181,8 +181,10 @@ fn push_findings(md: &mut String, findings: &[&Finding], max: usize) {
             let fence = fence_for(&f.snippet);
             md.push_str(&format!("\n  {fence}\n"));
             for line in f.snippet.lines().take(12) {
+                // A CR would end the line for Markdown and, unindented, the list item with
+                // its fence: the rest of the snippet would render as Markdown.
                 md.push_str("  ");
-                md.push_str(line);
+                md.push_str(&crate::text::escape_controls_in_lines(line));
                 md.push('\n');
             }
             md.push_str(&format!("  {fence}\n\n"));
@@ -226,40 +228,106 @@ fn short(sha: &str) -> &str {
     &sha[..end]
 }
 
-/// Escapes text for one line of Markdown (including table cells): no line breaks, no raw HTML,
-/// no cell separators. Inside code spans (a backtick run closed by a run of the same length, as
-/// CommonMark reads them) `<` and `>` stay as they are, because GitHub shows code literally and
-/// never reads HTML there; `|` is escaped everywhere, since GFM tables split cells even inside
-/// code spans.
+/// Escapes text for one line of Markdown (including table cells) so that nothing in it is
+/// live Markdown except the code spans it already holds. Messages quote the change inside
+/// backticks, and a quoted name may itself contain backticks, so the text is read the way
+/// CommonMark reads it: a backtick run closed by a run of the same length is a code span and
+/// is re-emitted with a fence longer than anything inside ([`code_span`]); everything else is
+/// plain text, where each Markdown-active character (`[`, `]`, `!`, `(`, `)`, `<`, `>`, `*`,
+/// `_`, `~`, `&`, `$`, a stray backtick...) is backslash-escaped, and a word GitHub would turn
+/// into a link or a notification (`https://…`, `www.…`, `@user`, `#12`, `GH-12`) is put in
+/// a code span of its own. `|` is escaped everywhere, since GFM tables split cells even inside
+/// code spans, and line breaks become spaces.
 pub fn inline(s: &str) -> String {
-    let chars: Vec<char> = s.chars().collect();
+    let chars: Vec<char> = crate::text::escape_controls(s).chars().collect();
     let mut out = String::with_capacity(s.len());
+    let mut plain = String::new();
     let mut index = 0;
-    let mut code_until: Option<usize> = None;
     while index < chars.len() {
-        let c = chars[index];
-        if c == '`' {
+        if chars[index] == '`' {
             let run = chars[index..].iter().take_while(|c| **c == '`').count();
-            out.extend(std::iter::repeat_n('`', run));
-            match code_until {
-                Some(end) if end == index => code_until = None,
-                Some(_) => {}
-                None => code_until = closing_run(&chars, index + run, run),
+            if let Some(end) = closing_run(&chars, index + run, run) {
+                push_plain(&mut out, &std::mem::take(&mut plain));
+                let content: String = chars[index + run..end].iter().collect();
+                push_code(&mut out, &content);
+                index = end + run;
+                continue;
             }
-            index += run;
-            continue;
         }
-        let in_code = code_until.is_some_and(|end| index < end);
-        match c {
-            '\r' | '\n' => out.push(' '),
-            '|' => out.push_str("\\|"),
-            '<' if !in_code => out.push_str("&lt;"),
-            '>' if !in_code => out.push_str("&gt;"),
-            c => out.push(c),
-        }
+        plain.push(chars[index]);
         index += 1;
     }
+    push_plain(&mut out, &plain);
     out
+}
+
+/// Appends a code span for [`inline`]. Two spans that touched would make one longer backtick
+/// run and be read differently, so a space keeps them apart.
+fn push_code(out: &mut String, content: &str) {
+    if out.ends_with('`') && !out.ends_with("\\`") {
+        out.push(' ');
+    }
+    out.push_str(&code_span(content).replace('|', "\\|"));
+}
+
+/// Appends plain (non-code) text for [`inline`]: link-like words as code spans,
+/// Markdown-active characters escaped.
+fn push_plain(out: &mut String, text: &str) {
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if would_link(word) {
+            push_code(out, word);
+        } else {
+            for c in word.chars() {
+                if matches!(
+                    c,
+                    '\\' | '`'
+                        | '*'
+                        | '_'
+                        | '['
+                        | ']'
+                        | '('
+                        | ')'
+                        | '!'
+                        | '<'
+                        | '>'
+                        | '|'
+                        | '~'
+                        | '&'
+                        | '$'
+                        | '#'
+                        | '@'
+                ) {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, out);
+}
+
+/// Words that GitHub renders as a link or a mention even without Markdown syntax: URLs and
+/// `www.` autolinks, e-mail addresses and `@mentions`, issue references (`#12`, `GH-12`).
+fn would_link(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    lower.contains("://")
+        || lower.contains("www.")
+        || lower.contains('@')
+        || lower.contains('#')
+        || lower
+            .split("gh-")
+            .skip(1)
+            .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// Where the code span opened by a backtick run of `len` ends: the start of the next run of
@@ -281,8 +349,8 @@ fn closing_run(chars: &[char], from: usize, len: usize) -> Option<usize> {
 }
 
 /// A code span that survives backticks inside `s`.
-fn code_span(s: &str) -> String {
-    let s = s.replace(['\r', '\n'], " ");
+pub fn code_span(s: &str) -> String {
+    let s = crate::text::escape_controls(s);
     let ticks = "`".repeat(longest_backtick_run(&s) + 1);
     if s.starts_with('`') || s.ends_with('`') {
         format!("{ticks} {s} {ticks}")
@@ -485,7 +553,7 @@ mod tests {
         let md = markdown(&report(vec![x], None), None, CHECK_OUTPUT_LIMIT);
         assert!(md.contains("`````\n"), "{md}");
         assert!(
-            md.contains("msg \\| with &lt;img src=x&gt; and newline"),
+            md.contains("msg \\| with \\<img src=x\\> and\\\\nnewline"),
             "{md}"
         );
     }
@@ -494,15 +562,37 @@ mod tests {
     fn inline_keeps_code_spans_literal_and_escapes_html_outside_them() {
         assert_eq!(
             inline("run `pytest -k \"not <slow>\"` on <b>"),
-            "run `pytest -k \"not <slow>\"` on &lt;b&gt;"
+            "run `pytest -k \"not <slow>\"` on \\<b\\>"
         );
         // An unclosed backtick is literal: what follows is text, so it is escaped.
-        assert_eq!(inline("a ` <img src=x>"), "a ` &lt;img src=x&gt;");
+        assert_eq!(inline("a ` <img src=x>"), "a \\` \\<img src=x\\>");
         // A longer run is closed only by a run of the same length.
-        assert_eq!(inline("``a ` <b>`` <i>"), "``a ` <b>`` &lt;i&gt;");
+        assert_eq!(inline("``a ` <b>`` <i>"), "``a ` <b>`` \\<i\\>");
         // Cells split on `|` even inside code spans.
         assert_eq!(inline("`a | b` |"), "`a \\| b` \\|");
-        assert_eq!(inline("x\n`y`\r"), "x `y` ");
+        // Line breaks and other controls are shown, never taken as Markdown line endings.
+        assert_eq!(inline("x\n`y`\r"), "x\\\\n`y`\\\\r");
+    }
+
+    #[test]
+    fn hostile_names_cannot_become_links_images_html_or_mentions() {
+        // A test name that closes the rule's code span and opens an image and a link.
+        let message = "test `a`![i](https://evil.example/x.png)`[l](http://e.example)` is skipped";
+        assert_eq!(
+            inline(message),
+            "test `a` `![i](https://evil.example/x.png)` `[l](http://e.example)` is skipped"
+        );
+        assert_eq!(
+            inline("see [a](b) and ![c](d) *e* _f_ ~g~ $h$ &amp;"),
+            "see \\[a\\]\\(b\\) and \\!\\[c\\]\\(d\\) \\*e\\* \\_f\\_ \\~g\\~ \\$h\\$ \\&amp;"
+        );
+        assert_eq!(
+            inline("ping @octocat at www.evil.example, #12 or GH-7"),
+            "ping `@octocat` at `www.evil.example,` `#12` or `GH-7`"
+        );
+        // Backticks inside a quoted name get a longer fence, padded where they touch it.
+        assert_eq!(inline("`` `x` ``"), "`` `x` ``");
+        assert_eq!(code_span("`a``b"), "``` `a``b ```");
     }
 
     #[test]

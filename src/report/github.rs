@@ -3,16 +3,26 @@
 
 use crate::engine::Report;
 use crate::finding::{Severity, Side};
+use crate::text::escape_controls;
 use std::fmt::Write;
 
-/// Escapes a command's message (`%`, CR, LF).
+/// Escapes a command's message the way the runner un-escapes it (`%`, CR, LF become `%25`,
+/// `%0D`, `%0A`), and writes every other control character as a visible escape, so text from
+/// the change can neither end the command line nor colour, hide or reorder the log.
 pub fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c => out.push_str(&escape_controls(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    out
 }
 
-/// Escapes a command property value (also `:` and `,`).
+/// Escapes a command property value: [`escape_data`] plus `:` and `,`, which end a property.
 pub fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
@@ -66,5 +76,8 @@ mod tests {
         assert_eq!(escape_property("a:b,c\n"), "a%3Ab%2Cc%0A");
         // A message cannot start a new command line.
         assert!(!escape_data("x\n::error::pwned").contains('\n'));
+        // Other controls are shown, not passed on to the log.
+        assert_eq!(escape_data("a\u{1b}[2K\u{2028}b"), "a\\u{1b}[2K\\u{2028}b");
+        assert_eq!(escape_property("\u{85}:"), "\\u{85}%3A");
     }
 }

@@ -1,9 +1,14 @@
 //! The human format: each finding with its source lines and a marker, like rustc or ruff, then
 //! notes and a closing summary line. Colour only when asked (a terminal without NO_COLOR).
+//!
+//! Paths, messages and snippets come from the change, and this text also goes to the GitHub
+//! Actions log: every control character in them is escaped ([`escape_controls`]), so a file
+//! named `a\n::error::…` stays one line and cannot start a workflow command of its own.
 
 use super::Style;
 use crate::engine::Report;
 use crate::finding::{Finding, Severity, Side};
+use crate::text::{escape_controls, escape_controls_in_lines};
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use std::fmt::Write;
 
@@ -20,7 +25,12 @@ pub fn render(report: &Report, style: Style) -> String {
         out.push_str("\n\n");
     }
     for note in &report.notes {
-        let _ = writeln!(out, "note: {}: {}", note.path, note.message);
+        let _ = writeln!(
+            out,
+            "note: {}: {}",
+            escape_controls(&note.path),
+            escape_controls(&note.message)
+        );
     }
     if !report.notes.is_empty() {
         out.push('\n');
@@ -42,13 +52,13 @@ fn render_finding(renderer: &Renderer, finding: &Finding) -> String {
         Severity::Warning => Level::WARNING,
         Severity::Note => Level::NOTE,
     };
+    let path = escape_controls(&finding.path);
     let path = match finding.side {
-        Side::Head => finding.path.clone(),
-        Side::Base => format!("{} (base revision)", finding.path),
+        Side::Head => path.into_owned(),
+        Side::Base => format!("{path} (base revision)"),
     };
-    let title = level
-        .primary_title(finding.message.as_str())
-        .id(finding.rule);
+    let message = escape_controls(&finding.message);
+    let title = level.primary_title(message.as_ref()).id(finding.rule);
     if finding.snippet.is_empty() {
         let group = title.element(Level::NOTE.message(format!("at {path}:{}", finding.line)));
         return renderer.render(&[group]);
@@ -57,15 +67,12 @@ fn render_finding(renderer: &Renderer, finding: &Finding) -> String {
         Side::Head => "",
         Side::Base => "removed by the change",
     };
-    let snippet = Snippet::source(finding.snippet.as_str())
+    let source = escape_controls_in_lines(&finding.snippet);
+    let snippet = Snippet::source(source.as_str())
         .line_start(finding.line as usize)
         .path(path)
         .fold(false)
-        .annotation(
-            AnnotationKind::Primary
-                .span(0..finding.snippet.len())
-                .label(label),
-        );
+        .annotation(AnnotationKind::Primary.span(0..source.len()).label(label));
     renderer.render(&[title.element(snippet)])
 }
 

@@ -19,8 +19,15 @@ declare_rule! {
     /// `.env` and `.env.*`, `*.pem`/`*.key` holding a private key, `id_rsa`/`id_ed25519`,
     /// `*.p12`/`*.pfx`, `credentials.json`, `.npmrc` with `_authToken`, `.pypirc` with a password.
     ///
-    /// The secret itself never appears in any output: messages and snippets show at most four
-    /// leading characters and a short fingerprint (`ghp_…[redacted fp:1a2b3c4d]`).
+    /// A credential in a file or directory name the change adds (`config/ghp_….txt`) is a
+    /// finding too. A line with more than ten credentials lists ten (self-identifying tokens
+    /// first) and counts the rest in one more finding.
+    ///
+    /// The secret itself never appears in any output: messages, snippets and paths show at most
+    /// four leading characters and a short fingerprint (`ghp_…[redacted fp:1a2b3c4d]`), and
+    /// text is redacted before it is ever shortened. A path holding a secret is printed in that
+    /// redacted form everywhere, check-run annotations included, so GitHub cannot place such an
+    /// annotation on the diff: losing the placement is better than printing the token.
     /// ## Why it matters
     /// Agents paste the credential that makes an integration test pass. Once pushed, a secret
     /// must be rotated, whatever happens to the pull request.
@@ -48,10 +55,16 @@ declare_rule! {
     }
 }
 
+/// Findings listed one by one per line; a line holding more (a generated blob of
+/// assignments) gets one more finding that counts the rest, so the report stays readable and
+/// the work per line stays linear.
+const MAX_FINDINGS_PER_LINE: usize = 10;
+
 fn check(context: &FileContext<'_>, out: &mut Output) {
     sensitive_file(context, out);
     link_target(context, out);
     large_file(context, out);
+    secret_in_path(context, out);
     let Some(head) = context.side(Side::Head) else {
         return;
     };
@@ -62,14 +75,67 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         if !context.is_added_line(number) {
             continue;
         }
-        for hit in scanner.scan_line(line) {
+        let mut hits: Vec<_> = scanner
+            .scan_line(line)
+            .into_iter()
+            .filter(|hit| {
+                // A line moved or re-indented by the change carries a secret base already had.
+                let secret = line.get(hit.start..hit.end).unwrap_or_default();
+                !base_text.is_some_and(|base| base.contains(secret))
+            })
+            .collect();
+        // Self-identifying tokens first: they are what a capped line must not lose.
+        hits.sort_by_key(|hit| (is_generic(hit.rule_id), hit.start));
+        for hit in hits.iter().take(MAX_FINDINGS_PER_LINE) {
             let secret = line.get(hit.start..hit.end).unwrap_or_default();
-            // A line moved or re-indented by the change carries a secret base already had.
-            if base_text.is_some_and(|base| base.contains(secret)) {
-                continue;
-            }
             push(out, number, hit.rule_id, hit.description, secret);
         }
+        if let Some(first_unlisted) = hits.get(MAX_FINDINGS_PER_LINE) {
+            let more = hits.len() - MAX_FINDINGS_PER_LINE;
+            let shown = redact(
+                line.get(first_unlisted.start..first_unlisted.end)
+                    .unwrap_or_default(),
+            );
+            out.candidates.push(Candidate::at_line(
+                Side::Head,
+                number,
+                Severity::Error,
+                format!("{more} more credentials added on this line, not listed one by one"),
+                format!("more:{shown}"),
+            ));
+        }
+    }
+}
+
+fn is_generic(rule_id: &str) -> bool {
+    secrets::rules()
+        .iter()
+        .any(|rule| rule.id == rule_id && rule.pattern == secrets::Pattern::Generic)
+}
+
+/// A token used as a file or directory name is as leaked as one in the file. Reported on
+/// line 1 of the file; the engine redacts the path itself in every output, so the finding
+/// names the file in its redacted form (GitHub cannot place that annotation on the diff,
+/// which is the price of not printing the token).
+fn secret_in_path(context: &FileContext<'_>, out: &mut Output) {
+    let pair = context.pair;
+    let Some(path) = pair.new_path.as_deref() else {
+        return;
+    };
+    let old_path = pair.old_path.as_deref().unwrap_or_default();
+    for hit in secrets::scanner().scan_path(path) {
+        let secret = path.get(hit.start..hit.end).unwrap_or_default();
+        if old_path.contains(secret) {
+            continue; // The name was already in base: a rename or edit did not add it.
+        }
+        let shown = redact(secret);
+        out.candidates.push(Candidate::at_line(
+            Side::Head,
+            1,
+            Severity::Error,
+            format!("{} added in the file name: `{shown}`", hit.description),
+            format!("path:{}:{shown}", hit.rule_id),
+        ));
     }
 }
 
@@ -178,13 +244,11 @@ fn sensitive_file(context: &FileContext<'_>, out: &mut Output) {
     if was_sensitive {
         return;
     }
-    out.candidates.push(Candidate {
-        side: Side::Head,
-        line: 1,
-        end_line: 1,
-        severity: Severity::Error,
-        message: format!("{reason} committed: files like this must never be in the repository"),
-        key: format!("file:{path}"),
-        moved: None,
-    });
+    out.candidates.push(Candidate::at_line(
+        Side::Head,
+        1,
+        Severity::Error,
+        format!("{reason} committed: files like this must never be in the repository"),
+        format!("file:{path}"),
+    ));
 }

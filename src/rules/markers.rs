@@ -179,12 +179,7 @@ pub fn marker_text(context: &FileContext<'_>, side: Side, found: &QueryMatch) ->
     shorten(cut, 60)
 }
 
-/// `text` cut to `max` characters with an ellipsis.
+/// `text` cut to `max` characters with an ellipsis, secrets redacted before the cut.
 pub fn shorten(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
-    out.push('…');
-    out
+    crate::secrets::shorten_redacted(text, max, "…")
 }

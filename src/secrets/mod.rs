@@ -74,6 +74,9 @@ pub struct Scanner {
     /// For each prefilter pattern, the indexes of the rules that listed it.
     keyword_rules: Vec<Vec<usize>>,
     compiled: Vec<std::sync::OnceLock<Compiled>>,
+    /// The keywords of self-identifying token formats (`ghp_`, `akia`, `xoxb-`...), lower
+    /// case: what a token cut short by truncation still starts with.
+    token_prefixes: Vec<&'static str>,
 }
 
 /// The process-wide scanner.
@@ -184,10 +187,16 @@ impl Scanner {
             .match_kind(MatchKind::Standard)
             .build(&keywords)
             .expect("keyword automaton from built-in literals");
+        let token_prefixes = rules::RULES
+            .iter()
+            .filter(|rule| matches!(rule.pattern, Pattern::Token(_)))
+            .flat_map(|rule| rule.keywords.iter().copied())
+            .collect();
         Scanner {
             prefilter,
             keyword_rules,
             compiled,
+            token_prefixes,
         }
     }
 
@@ -271,25 +280,141 @@ impl Scanner {
     }
 
     /// `line` with every hit replaced by its [`redact`]ed form (for snippets and messages).
+    /// What a truncation left of a token is redacted too (see [`Scanner::cut_fragments`]), so
+    /// text that was cut before it reached here still shows no more than a redacted form.
     pub fn redact_line(&self, line: &str) -> String {
-        let hits = self.scan_line(line);
+        self.redact_hits(line, self.scan_line(line))
+    }
+
+    /// Find every credential in a repository path. A token in a file name is followed by an
+    /// extension (`ghp_….txt`), which [`Scanner::scan_line`] takes for a file name around a
+    /// token-shaped run and skips, so the path is also scanned with its `.` and `/` read as
+    /// separators (byte offsets unchanged); the more specific hit wins where both find one.
+    pub fn scan_path(&self, path: &str) -> Vec<SecretHit> {
+        let separated = path.replace(['.', '/'], " ");
+        let candidates = self
+            .scan_line(path)
+            .into_iter()
+            .chain(self.scan_line(&separated))
+            .map(|hit| (0, hit))
+            .collect();
+        resolve_overlaps(candidates)
+    }
+
+    /// `path` with every credential in it redacted ([`Scanner::scan_path`]): how every output
+    /// shows a path.
+    pub fn redact_path(&self, path: &str) -> String {
+        self.redact_hits(path, self.scan_path(path))
+    }
+
+    fn redact_hits(&self, line: &str, hits: Vec<SecretHit>) -> String {
+        let mut spans: Vec<(usize, usize)> = hits.iter().map(|hit| (hit.start, hit.end)).collect();
+        for fragment in self.cut_fragments(line) {
+            if spans
+                .iter()
+                .all(|&(s, e)| fragment.1 <= s || fragment.0 >= e)
+            {
+                spans.push(fragment);
+            }
+        }
+        spans.sort_unstable();
         let mut out = String::with_capacity(line.len());
         let mut pos = 0;
-        for h in hits {
-            out.push_str(&line[pos..h.start]);
-            out.push_str(&redact(&line[h.start..h.end]));
-            pos = h.end;
+        for (start, end) in spans {
+            out.push_str(&line[pos..start]);
+            out.push_str(&redact(&line[start..end]));
+            pos = end;
         }
         out.push_str(&line[pos..]);
         out
     }
 
     /// [`Scanner::redact_line`] over every line of a multi-line text, keeping line endings.
+    /// Many findings on one long line share its snippet, so the last result is remembered
+    /// (per thread): each line is scanned once, not once per finding.
     pub fn redact_text(&self, text: &str) -> String {
-        text.split_inclusive('\n')
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<(String, String)>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let cached = LAST.with_borrow(|last| {
+            last.as_ref()
+                .filter(|(input, _)| input == text)
+                .map(|(_, output)| output.clone())
+        });
+        if let Some(output) = cached {
+            return output;
+        }
+        let output: String = text
+            .split_inclusive('\n')
             .map(|l| self.redact_line(l))
-            .collect()
+            .collect();
+        LAST.set(Some((text.to_string(), output.clone())));
+        output
     }
+
+    /// Spans of `line` that a truncation left of a secret: the run of token characters right
+    /// before a cut marker (`…` or `...`, but not a redacted form's own `…[redacted`) that is
+    /// longer than a redacted form shows and either starts like a self-identifying token
+    /// (`ghp_Zq7W…`) or is long and random enough to be one.
+    fn cut_fragments(&self, line: &str) -> Vec<(usize, usize)> {
+        let is_token_byte =
+            |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'+' | b'/');
+        let bytes = line.as_bytes();
+        let mut fragments = Vec::new();
+        for marker in ["\u{2026}", "..."] {
+            for (at, _) in line.match_indices(marker) {
+                if line[at + marker.len()..].starts_with("[redacted fp:") {
+                    continue;
+                }
+                let start = (0..at)
+                    .rev()
+                    .take_while(|&i| is_token_byte(bytes[i]))
+                    .last()
+                    .unwrap_or(at);
+                let run = line[start..at].trim_start_matches(['.', '_', '-', '+', '/']);
+                let start = at - run.len();
+                if run.len() <= 4 {
+                    continue;
+                }
+                let lower = run.to_ascii_lowercase();
+                let token_start = self
+                    .token_prefixes
+                    .iter()
+                    .any(|prefix| lower.starts_with(prefix) && lower.len() > prefix.len());
+                // Paths and identifiers are as varied as keys by entropy alone; their parts
+                // read as words.
+                let random = run.len() >= 16
+                    && run.bytes().any(|b| b.is_ascii_digit())
+                    && run.bytes().any(|b| b.is_ascii_alphabetic())
+                    && filters::shannon_entropy(run) >= 3.5
+                    && !run.split(['/', '.', '_', '-']).all(|part| {
+                        part.bytes().all(|b| b.is_ascii_digit())
+                            || filters::is_identifier_like_value(part)
+                    });
+                if token_start || random {
+                    fragments.push((start, at));
+                }
+            }
+        }
+        fragments
+    }
+}
+
+/// `text` redacted, then cut to at most `max_chars` characters ending in `ellipsis`: the
+/// only way text quoted from a change may be shortened for display. Redacting first means
+/// a cut can only shorten a redacted form, never expose the part of a secret it kept; the cut
+/// result is redacted once more in case the cut split a token the scanner did not know whole.
+pub fn shorten_redacted(text: &str, max_chars: usize, ellipsis: &str) -> String {
+    let scanner = scanner();
+    let redacted = scanner.redact_text(text);
+    if redacted.chars().count() <= max_chars {
+        return redacted;
+    }
+    let keep = max_chars.saturating_sub(ellipsis.chars().count());
+    let mut cut: String = redacted.chars().take(keep).collect();
+    cut.push_str(ellipsis);
+    scanner.redact_text(&cut)
 }
 
 /// Per-kind plausibility checks on a regex match.
@@ -395,7 +520,11 @@ fn service_ident_ok(ident: &str) -> bool {
 /// escaped strings) or when the line is the header alone (a PEM file or heredoc); a header
 /// inside program text (`if line == "-----BEGIN…"`) is a parser, not a key.
 fn private_key_span(line: &str, start: usize, end: usize) -> Option<(usize, usize)> {
+    // The body ends at the next `-----` (its END line, or another header), and a body is a
+    // few KiB: looking further would make a line of headers quadratic.
     let rest = &line[end..];
+    let rest = &rest[..floor_char_boundary(rest, MAX_KEY_BODY_BYTES)];
+    let rest = &rest[..rest.find("-----").unwrap_or(rest.len())];
     let body_len = rest
         .bytes()
         .take_while(|b| {
@@ -411,9 +540,8 @@ fn private_key_span(line: &str, start: usize, end: usize) -> Option<(usize, usiz
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '+' || c == '/' || c == '='))
         .any(|run| run.len() >= 40);
     if material {
-        // Cover the inline body up to the END line when present.
-        let body_end = body.find("-----END").map_or(body_len, |i| i);
-        return Some((start, end + body_end));
+        // Cover the inline body up to the END line.
+        return Some((start, end + body_len));
     }
     let trimmed = line
         .trim()
@@ -422,24 +550,30 @@ fn private_key_span(line: &str, start: usize, end: usize) -> Option<(usize, usiz
     (trimmed.len() == end - start).then_some((start, end))
 }
 
-/// Keep the most specific hit wherever hits overlap, then order by position.
+/// How far past a private-key header its inline body is looked for (an 8192-bit RSA key in
+/// PEM is about 6.5 KiB).
+const MAX_KEY_BODY_BYTES: usize = 16 << 10;
+
+/// Keep the most specific hit wherever hits overlap, then order by position. Kept hits are
+/// disjoint, so only the nearest kept hit on each side can overlap a candidate: a line with
+/// thousands of hits costs `n log n`, not `n²`.
 fn resolve_overlaps(mut candidates: Vec<(u8, SecretHit)>) -> Vec<SecretHit> {
     candidates.sort_by(|a, b| {
         a.0.cmp(&b.0)
             .then((b.1.end - b.1.start).cmp(&(a.1.end - a.1.start)))
             .then(a.1.start.cmp(&b.1.start))
     });
-    let mut kept: Vec<SecretHit> = Vec::new();
+    let mut kept: std::collections::BTreeMap<usize, SecretHit> = Default::default();
     for (_, hit) in candidates {
-        if kept
-            .iter()
-            .all(|k| hit.end <= k.start || hit.start >= k.end)
-        {
-            kept.push(hit);
+        let before = kept.range(..=hit.start).next_back().map(|(_, k)| k);
+        let after = kept.range(hit.start..).next().map(|(_, k)| k);
+        let overlaps =
+            before.is_some_and(|k| hit.start < k.end) || after.is_some_and(|k| k.start < hit.end);
+        if !overlaps {
+            kept.insert(hit.start, hit);
         }
     }
-    kept.sort_by_key(|h| (h.start, h.end));
-    kept
+    kept.into_values().collect()
 }
 
 fn floor_char_boundary(s: &str, max: usize) -> usize {

@@ -490,3 +490,102 @@ fn entropy_helpers() {
         filters::IdentStrength::None
     );
 }
+
+/// Fragments of `secret` longer than a redacted form shows (4 characters) found in `text`.
+fn revealed(text: &str, secret: &str) -> Vec<String> {
+    let chars: Vec<char> = secret.chars().collect();
+    chars
+        .windows(5)
+        .map(|w| w.iter().collect::<String>())
+        .filter(|fragment| text.contains(fragment.as_str()))
+        .collect()
+}
+
+const CUT_TOKEN: &str = "ghp_Zq7WvX3kTj9RmPb2LsYd8HcNf4GuKe6Aw5Eo";
+
+#[test]
+fn shortening_redacts_first_at_every_cut_length() {
+    let text = format!("os.getenv(\"TK\") != \"{CUT_TOKEN}\" and more text after it");
+    for max in 0..=text.chars().count() + 2 {
+        for ellipsis in ["…", "..."] {
+            let out = shorten_redacted(&text, max, ellipsis);
+            assert!(revealed(&out, CUT_TOKEN).is_empty(), "{max}: {out}");
+        }
+    }
+    // Nothing to redact: an ordinary cut.
+    assert_eq!(shorten_redacted("abcdefgh", 5, "…"), "abcd…");
+    assert_eq!(shorten_redacted("abc", 5, "…"), "abc");
+}
+
+#[test]
+fn a_token_cut_before_redaction_is_redacted_at_the_cut() {
+    // Text that some other code cut before it reached redaction: whatever is left of the
+    // token before the cut marker shows no more than a redacted form would.
+    for cut in 0..=CUT_TOKEN.len() {
+        for ellipsis in ["…", "..."] {
+            let line = format!("token != \"{}{ellipsis}", &CUT_TOKEN[..cut]);
+            let out = scanner().redact_line(&line);
+            assert!(revealed(&out, CUT_TOKEN).is_empty(), "{cut}: {out}");
+        }
+    }
+    // A random secret without a known prefix, cut mid-way, is redacted too.
+    let generic = "a8fK3pQz9LmW2xYv7RtB";
+    let out = scanner().redact_line(&format!("value \"{generic}…"));
+    assert!(revealed(&out, generic).is_empty(), "{out}");
+    // Redacted forms and ordinary cut words stay as they are.
+    let redacted = format!("x {}", redact(CUT_TOKEN));
+    assert_eq!(scanner().redact_line(&redacted), redacted);
+    for ordinary in [
+        "test `test_checkout_wi…`",
+        "in src/components/SomethingLong123…",
+        "when `FEATURE_FLAG_2024_ENABLED…`",
+    ] {
+        assert_eq!(scanner().redact_line(ordinary), ordinary);
+    }
+}
+
+#[test]
+fn paths_are_scanned_with_their_extensions() {
+    let path = format!("config/{CUT_TOKEN}.txt");
+    // A token-shaped run followed by an extension is skipped in a line, not in a path.
+    assert!(scanner().scan_line(&path).is_empty());
+    let hits = scanner().scan_path(&path);
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(&path[hits[0].start..hits[0].end], CUT_TOKEN);
+    let shown = scanner().redact_path(&path);
+    assert!(shown.starts_with("config/ghp_…[redacted fp:"), "{shown}");
+    assert!(shown.ends_with("].txt"), "{shown}");
+    assert_eq!(
+        scanner().redact_path("src/ghp_app/main.rs"),
+        "src/ghp_app/main.rs"
+    );
+}
+
+#[test]
+fn thousands_of_hits_on_one_line_resolve_in_linear_time() {
+    let mut line = String::new();
+    let mut n: u64 = 0x2545_f491_4f6c_dd1d;
+    while line.len() < 256 * 1024 {
+        line.push_str("password=\"");
+        for _ in 0..16 {
+            n ^= n << 13;
+            n ^= n >> 7;
+            n ^= n << 17;
+            line.push(
+                b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"[(n % 57) as usize]
+                    as char,
+            );
+        }
+        line.push_str("\" ");
+    }
+    let started = std::time::Instant::now();
+    let hits = scanner().scan_line(&line);
+    assert!(hits.len() > 5000, "{}", hits.len());
+    assert!(hits.windows(2).all(|w| w[0].end <= w[1].start));
+    // Generous for a debug build on a busy machine; the quadratic version took minutes.
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+    let headers = "-----BEGIN RSA PRIVATE KEY-----".repeat(8 * 1024);
+    let started = std::time::Instant::now();
+    let _ = scanner().scan_line(&headers);
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+}

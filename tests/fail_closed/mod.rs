@@ -1,2 +1,3 @@
 mod git_policy;
+mod output;
 mod unreadable;

@@ -29,7 +29,7 @@ fn pr_repo() -> (Repo, String, String) {
     (repo, base, head)
 }
 
-fn run_github(
+pub(crate) fn run_github(
     repo: &Repo,
     server: &MockServer,
     base: &str,
@@ -59,7 +59,33 @@ fn run_github(
     (output, out)
 }
 
-fn bodies(runtime: &tokio::runtime::Runtime, server: &MockServer) -> Vec<(String, String, Value)> {
+/// A stand-in GitHub API that finds no earlier check run and accepts check-run creation as
+/// run `id`, the usual happy path; `expected_creates` is verified when the server drops.
+pub(crate) fn accepting_server(
+    runtime: &tokio::runtime::Runtime,
+    id: u64,
+    expected_creates: impl Into<wiremock::Times>,
+) -> MockServer {
+    let server = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+            .mount(&server),
+    );
+    runtime.block_on(
+        Mock::given(method("POST"))
+            .and(path("/repos/acme/widgets/check-runs"))
+            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(id, 1)))
+            .expect(expected_creates)
+            .mount(&server),
+    );
+    server
+}
+
+pub(crate) fn bodies(
+    runtime: &tokio::runtime::Runtime,
+    server: &MockServer,
+) -> Vec<(String, String, Value)> {
     runtime
         .block_on(server.received_requests())
         .unwrap_or_default()
@@ -338,19 +364,7 @@ fn fork_prs_two_stages_the_second_publishes_the_validated_report() {
     let report = out.path().join("report.json");
 
     // Stage 2: workflow_run with a write token publishes it on the PR head.
-    let second = runtime.block_on(MockServer::start());
-    runtime.block_on(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
-            .mount(&second),
-    );
-    runtime.block_on(
-        Mock::given(method("POST"))
-            .and(path("/repos/acme/widgets/check-runs"))
-            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 1)))
-            .expect(1)
-            .mount(&second),
-    );
+    let second = accepting_server(&runtime, 9, 1);
     let output = run_relay(&second, out.path(), &head, &report);
     assert_eq!(
         output.status.code(),

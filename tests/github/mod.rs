@@ -2,9 +2,9 @@
 //! shallow-clone deepening, the hook, and the action files.
 
 mod action;
-mod api;
-mod binary;
-mod common;
+pub(crate) mod api;
+pub(crate) mod binary;
+pub(crate) mod common;
 mod events;
 mod fetch;
 mod hook;
