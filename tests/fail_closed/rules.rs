@@ -1,0 +1,179 @@
+//! Fail closed (issue 10, items 2, 7, 8): suppressions count only where they stood in base, the
+//! relayed report's verdict is recomputed, and the rule gaps an agent would use are closed.
+
+use crate::support::{Repo, json, stderr};
+use serde_json::Value;
+
+/// Synthetic, built at run time so that this file itself holds no token.
+fn token() -> String {
+    format!("ghp_{}", "Zq8Xw2Lk5Vb9Nm3Rt7Yp1Hs4Dg6Fj0Ca2Ue8")
+}
+
+/// main holds `files`; branch `feature` applies `head_change` on top.
+fn repo_with(files: &[(&str, String)], head_change: impl FnOnce(&Repo)) -> Repo {
+    let repo = Repo::new();
+    for (path, content) in files {
+        repo.write(path, content);
+    }
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    head_change(&repo);
+    repo.commit("head");
+    repo
+}
+
+fn diff_json(repo: &Repo) -> (Option<i32>, Value) {
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        stderr(&output)
+    );
+    (output.status.code(), json(&output))
+}
+
+fn rules_of(report: &Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["rule"].as_str().unwrap().to_string())
+        .collect()
+}
+
+const ALLOW_SKIP: &str =
+    "# integrity-gate: allow skipped-test -- upstream service is down, see #41";
+
+/// A test file whose first test carries a reasoned, base-approved skip.
+fn suppressed_base() -> String {
+    format!(
+        "import pytest\n\n\n{ALLOW_SKIP}\n@pytest.mark.skip\ndef test_flaky():\n    assert fetch() == 1\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n"
+    )
+}
+
+#[test]
+fn an_allow_line_copied_above_a_new_skip_does_not_silence_it() {
+    let repo = repo_with(&[("tests/test_cart.py", suppressed_base())], |repo| {
+        let head = suppressed_base().replace(
+            "def test_adds",
+            &format!("{ALLOW_SKIP}\n@pytest.mark.skip\ndef test_adds"),
+        );
+        repo.write("tests/test_cart.py", head);
+    });
+    let (code, report) = diff_json(&repo);
+    let rules = rules_of(&report);
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(rules.contains(&"skipped-test".to_string()), "{report:#}");
+    assert!(
+        rules.contains(&"gate-config-change".to_string()),
+        "the second copy is a new suppression: {report:#}"
+    );
+}
+
+#[test]
+fn an_allow_line_kept_in_place_but_realigned_above_a_new_skip_does_not_silence_it() {
+    // The diff keeps the base suppression line as unchanged context while new lines slide in
+    // under it: the line is the same, the code it covers is not.
+    let base = format!(
+        "import pytest\n\n\n{ALLOW_SKIP}\n@pytest.mark.skip\ndef test_flaky():\n    assert fetch() == 1\n"
+    );
+    let repo = repo_with(&[("tests/test_cart.py", base.clone())], |repo| {
+        let head = base.replace(
+            &format!("{ALLOW_SKIP}\n"),
+            &format!(
+                "{ALLOW_SKIP}\n@pytest.mark.skip\ndef test_adds():\n    assert 1 + 1 == 2\n\n\n"
+            ),
+        );
+        repo.write("tests/test_cart.py", head);
+    });
+    let (_, report) = diff_json(&repo);
+    let rules = rules_of(&report);
+    // A new test added already skipped is a warning by itself; what matters is that the base
+    // suppression does not silence it and is reported as standing somewhere new.
+    assert!(rules.contains(&"skipped-test".to_string()), "{report:#}");
+    assert!(
+        rules.contains(&"gate-config-change".to_string()),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn an_allow_line_copied_above_a_new_token_does_not_silence_it() {
+    let allow = "# integrity-gate: allow leaked-secret -- synthetic key for the parser tests";
+    let base = format!("{allow}\nFIXTURE_KEY = \"not-a-real-key\"\n\nNAME = \"app\"\n");
+    let repo = repo_with(&[("app/settings.py", base.clone())], |repo| {
+        repo.write(
+            "app/settings.py",
+            format!("{base}\n{allow}\nGITHUB_TOKEN = \"{}\"\n", token()),
+        );
+    });
+    let (code, report) = diff_json(&repo);
+    let rules = rules_of(&report);
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(rules.contains(&"leaked-secret".to_string()), "{report:#}");
+    assert!(
+        rules.contains(&"gate-config-change".to_string()),
+        "{report:#}"
+    );
+    assert!(!report.to_string().contains(&token()));
+}
+
+#[test]
+fn a_suppression_that_stood_in_base_above_the_same_line_still_silences() {
+    // Base: the suppression stands above a test that is not skipped yet; head skips that very
+    // test (an edited line under it) and edits the body.
+    let allow = "# integrity-gate: allow skipped-test -- upstream service is down, see #41";
+    let base = format!(
+        "import pytest\n\n\n{allow}\n@pytest.mark.flaky\ndef test_flaky():\n    assert fetch() == 1\n"
+    );
+    let repo = repo_with(&[("tests/test_net.py", base.clone())], |repo| {
+        let head = base
+            .replace("@pytest.mark.flaky", "@pytest.mark.skip")
+            .replace("fetch() == 1", "fetch() == 2");
+        repo.write("tests/test_net.py", head);
+    });
+    let (code, report) = diff_json(&repo);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{report:#}");
+}
+
+#[test]
+fn an_unchanged_suppression_above_an_unchanged_line_still_silences() {
+    let allow = "# integrity-gate: allow leaked-secret -- revoked demo token, kept for the docs";
+    let repo = repo_with(&[("docs/demo.py", "NAME = \"demo\"\n".to_string())], |_| {});
+    // The token and its suppression come in on main first (approved there), then the branch
+    // edits a line elsewhere in the file.
+    repo.git(&["checkout", "-q", "main"]);
+    repo.write(
+        "docs/demo.py",
+        format!("NAME = \"demo\"\n\n{allow}\nTOKEN = \"{}\"\n", token()),
+    );
+    repo.commit("approved demo token");
+    repo.git(&["checkout", "-q", "-b", "edit"]);
+    repo.write(
+        "docs/demo.py",
+        format!("NAME = \"demo2\"\n\n{allow}\nTOKEN = \"{}\"\n", token()),
+    );
+    repo.commit("edit");
+    let (code, report) = diff_json(&repo);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{report:#}");
+}
+
+#[test]
+fn a_renamed_file_keeps_its_suppression_in_place() {
+    let allow = "# integrity-gate: allow skipped-test -- upstream service is down, see #41";
+    let base = format!(
+        "import pytest\n\n\n{allow}\n@pytest.mark.flaky\ndef test_flaky():\n    assert fetch() == 1\n\n\ndef test_more():\n    assert 1 == 1\n"
+    );
+    let repo = repo_with(&[("tests/test_net.py", base.clone())], |repo| {
+        repo.git(&["mv", "tests/test_net.py", "tests/test_network.py"]);
+        repo.write(
+            "tests/test_network.py",
+            base.replace("@pytest.mark.flaky", "@pytest.mark.skip"),
+        );
+    });
+    let (code, report) = diff_json(&repo);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{report:#}");
+}
