@@ -36,20 +36,10 @@ pub fn analyze(
     let (merge_base, change) = repo.change_set(range)?;
     let mut policy = match source.config {
         Some(path) => load_policy_file(path)?,
-        None => {
-            let short = &change.base[..12.min(change.base.len())];
-            let origin = format!("{short}:{}", rules::POLICY_PATH);
-            match merge_base.map(|oid| repo.read_file_at(oid, rules::POLICY_PATH)) {
-                Some(Ok(Some(bytes))) => {
-                    let text = String::from_utf8(bytes).map_err(|_| {
-                        Failure::new(format!("invalid policy: {origin}: not UTF-8"))
-                    })?;
-                    config::parse(&text, &origin)?
-                }
-                Some(Err(error)) => return Err(error.into()),
-                Some(Ok(None)) | None => Policy::default(),
-            }
-        }
+        None => match merge_base {
+            Some(commit) => policy_at(repo, commit)?,
+            None => Policy::default(),
+        },
     };
     if source.agent {
         policy = policy.tightened_for_agents();
@@ -66,6 +56,20 @@ pub fn analyze(
         online::check(&mut report, &change, &policy);
     }
     Ok((report, policy))
+}
+
+/// The policy file at `commit` (the default policy when the commit has none).
+pub fn policy_at(repo: &Git, commit: git2::Oid) -> Result<Policy, Failure> {
+    let id = commit.to_string();
+    let origin = format!("{}:{}", &id[..12], rules::POLICY_PATH);
+    match repo.read_file_at(commit, rules::POLICY_PATH)? {
+        Some(bytes) => {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Failure::new(format!("invalid policy: {origin}: not UTF-8")))?;
+            Ok(config::parse(&text, &origin)?)
+        }
+        None => Ok(Policy::default()),
+    }
 }
 
 /// The exit for a report.

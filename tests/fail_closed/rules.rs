@@ -177,3 +177,116 @@ fn a_renamed_file_keeps_its_suppression_in_place() {
     assert_eq!(code, Some(0), "{report:#}");
     assert_eq!(rules_of(&report), Vec::<String>::new(), "{report:#}");
 }
+
+// Item 7: the fork-PR relay recomputes the verdict.
+
+mod relay {
+    use super::*;
+    use crate::github::api::{check_run_json, empty_list, rt};
+    use crate::github::binary::run_relay;
+    use std::path::Path;
+    use std::process::Output;
+    use wiremock::matchers::{method, path};
+    use wiremock::{Mock, MockServer, ResponseTemplate};
+
+    const BASE: &str = "ba5e000000000000000000000000000000000001";
+
+    fn finding(rule: &str, severity: &str, path: &str) -> Value {
+        serde_json::json!({
+            "rule": rule, "severity": severity, "path": path, "line": 4, "end_line": 4,
+            "side": "head", "message": "test `test_adds` is now skipped", "snippet": "@pytest.mark.skip"
+        })
+    }
+
+    fn report(head: &str, findings: Vec<Value>, blocking: usize) -> String {
+        serde_json::json!({
+            "version": 1, "base": BASE, "head": head,
+            "summary": {"files_scanned": 2, "findings": findings.len(), "blocking": blocking},
+            "findings": findings,
+        })
+        .to_string()
+    }
+
+    /// Stage 2 in `dir` (its checkout, when a repository); returns its output and the
+    /// conclusion of the check run it created.
+    fn relay(dir: &Path, head: &str, report: &str) -> (Output, Value) {
+        let runtime = rt();
+        let server = runtime.block_on(MockServer::start());
+        runtime.block_on(
+            Mock::given(method("GET"))
+                .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+                .mount(&server),
+        );
+        runtime.block_on(
+            Mock::given(method("POST"))
+                .and(path("/repos/acme/widgets/check-runs"))
+                .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 2)))
+                .mount(&server),
+        );
+        let work = tempfile::tempdir().unwrap();
+        let report_path = work.path().join("report.json");
+        std::fs::write(&report_path, report).unwrap();
+        let output = run_relay(&server, dir, head, &report_path);
+        let requests = runtime
+            .block_on(server.received_requests())
+            .unwrap_or_default();
+        let conclusion = requests
+            .iter()
+            .filter(|request| request.method == "POST")
+            .filter_map(|request| serde_json::from_slice::<Value>(&request.body).ok())
+            .find_map(|body| body.get("conclusion").cloned())
+            .unwrap_or(Value::Null);
+        (output, conclusion)
+    }
+
+    #[test]
+    fn a_forged_zero_blocking_summary_does_not_pass() {
+        let head = "c0ffee0000000000000000000000000000000042";
+        let forged = report(
+            head,
+            vec![
+                finding("skipped-test", "error", "tests/test_a.py"),
+                finding("leaked-secret", "error", "app/settings.py"),
+            ],
+            0,
+        );
+        // No repository in the job: the default policy judges, and the log says so.
+        let empty = tempfile::tempdir().unwrap();
+        let (output, conclusion) = relay(empty.path(), head, &forged);
+        assert_eq!(conclusion, "failure", "{}", stderr(&output));
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        assert!(
+            crate::support::stdout(&output).contains("default policy"),
+            "{}",
+            crate::support::stdout(&output)
+        );
+    }
+
+    #[test]
+    fn a_severity_lowered_below_the_base_policy_counts_at_the_policy_level() {
+        // The base repository's policy makes skipped-test an error; the relay lowers it to a
+        // note and claims nothing blocks.
+        let repo = Repo::new();
+        repo.write(
+            ".integrity-gate.yml",
+            "rules:\n  skipped-test:\n    severity: error\n",
+        );
+        repo.commit("policy");
+        let head = repo.git(&["rev-parse", "HEAD"]);
+        let forged = report(
+            &head,
+            vec![finding("skipped-test", "note", "tests/test_a.py")],
+            0,
+        );
+        let (output, conclusion) = relay(repo.path(), &head, &forged);
+        assert_eq!(conclusion, "failure", "{}", stderr(&output));
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        // Honest: the same note under a policy that leaves the rule alone does not block.
+        let plain = Repo::new();
+        plain.write("README.md", "widgets\n");
+        plain.commit("base");
+        let (output, conclusion) = relay(plain.path(), &head, &forged);
+        assert_ne!(conclusion, "failure", "{}", stderr(&output));
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    }
+}

@@ -24,7 +24,7 @@ use super::common::{fixture, head_report, report};
 const TOKEN: &str = "ghs_testtoken0123456789";
 const HEAD: &str = "c0ffee0000000000000000000000000000000042";
 
-pub(super) fn rt() -> tokio::runtime::Runtime {
+pub(crate) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -36,7 +36,7 @@ fn plan() -> EventPlan {
 }
 
 /// A check-run response with the fields octocrab's `CheckRun` model requires.
-pub(super) fn check_run_json(id: u64, annotations: u64) -> Value {
+pub(crate) fn check_run_json(id: u64, annotations: u64) -> Value {
     json!({
         "id": id,
         "node_id": "CR_kwDOtest",
@@ -61,7 +61,7 @@ pub(super) fn check_run_json(id: u64, annotations: u64) -> Value {
     })
 }
 
-pub(super) fn empty_list() -> Value {
+pub(crate) fn empty_list() -> Value {
     json!({ "total_count": 0, "check_runs": [] })
 }
 

@@ -300,7 +300,8 @@ fn workflow_run_payload(head: &str) -> String {
     )
 }
 
-fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
+/// Runs the relay stage in `dir` (its checkout, if a repository) for the report at `report`.
+pub(crate) fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
     let event = dir.join("workflow_run.json");
     std::fs::write(&event, workflow_run_payload(head)).unwrap();
     Command::new(binary())
@@ -311,6 +312,7 @@ fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Outp
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_API_URL", server.uri())
         .env("INTEGRITY_GATE_TOKEN", TOKEN)
+        .env_remove("GITHUB_WORKSPACE")
         .env_remove("GITHUB_OUTPUT")
         .env_remove("GITHUB_STEP_SUMMARY")
         .output()

@@ -2,8 +2,8 @@
 //! shallow-clone deepening, the hook, and the action files.
 
 mod action;
-mod api;
-mod binary;
+pub(crate) mod api;
+pub(crate) mod binary;
 mod common;
 mod events;
 mod fetch;
