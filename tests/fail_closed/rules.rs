@@ -290,3 +290,58 @@ mod relay {
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     }
 }
+
+// Item 8: rule gaps an agent would use.
+
+fn findings_of<'a>(report: &'a Value, rule: &str) -> Vec<&'a Value> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["rule"] == rule)
+        .collect()
+}
+
+#[test]
+fn a_lockfile_package_moved_to_another_host_is_an_error() {
+    let lock = |version: &str, host: &str| {
+        format!(
+            "{{\n  \"name\": \"shop\",\n  \"lockfileVersion\": 3,\n  \"packages\": {{\n    \"\": {{ \"name\": \"shop\", \"dependencies\": {{ \"lodash\": \"^4.17.0\" }} }},\n    \"node_modules/lodash\": {{\n      \"version\": \"{version}\",\n      \"resolved\": \"https://{host}/lodash/-/lodash-{version}.tgz\"\n    }}\n  }}\n}}\n"
+        )
+    };
+    let manifest = "{ \"name\": \"shop\", \"dependencies\": { \"lodash\": \"^4.17.0\" } }\n";
+    let files = [
+        ("package.json", manifest.to_string()),
+        ("package-lock.json", lock("4.17.20", "registry.npmjs.org")),
+    ];
+    // The manifest changes too, so lockfile growth alone would be explained by it.
+    let moved = repo_with(&files, |repo| {
+        repo.write("package.json", manifest.replace("^4.17.0", "^4.17.20"));
+        repo.write(
+            "package-lock.json",
+            lock("4.17.20", "npm-mirror.example.net"),
+        );
+    });
+    let (code, report) = diff_json(&moved);
+    let found = findings_of(&report, "new-dependency");
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(
+        found.iter().any(|finding| finding["severity"] == "error"
+            && finding["message"]
+                .as_str()
+                .unwrap()
+                .contains("npm-mirror.example.net")),
+        "{report:#}"
+    );
+    // Honest: a version bump on the same registry host.
+    let bumped = repo_with(&files, |repo| {
+        repo.write("package.json", manifest.replace("^4.17.0", "^4.17.21"));
+        repo.write("package-lock.json", lock("4.17.21", "registry.npmjs.org"));
+    });
+    let (code, report) = diff_json(&bumped);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert!(
+        findings_of(&report, "new-dependency").is_empty(),
+        "{report:#}"
+    );
+}
