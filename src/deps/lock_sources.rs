@@ -74,44 +74,17 @@ fn record(out: &mut Origins, name: &str, origin: String, index: usize) {
         .or_insert(line);
 }
 
-/// package-lock.json: `resolved` of every `node_modules/<name>` entry (v2, v3) or of the
-/// nested `dependencies` (v1).
+/// package-lock.json: the `resolved` URL of every installed package.
 fn package_lock(text: &str, out: &mut Origins) {
     let Ok(serde_json::Value::Object(doc)) = serde_json::from_str(text) else {
         return;
     };
-    let mut found: Vec<(String, String)> = Vec::new();
-    if let Some(serde_json::Value::Object(packages)) = doc.get("packages") {
-        for (key, entry) in packages {
-            let (Some(at), Some(resolved)) = (
-                key.rfind("node_modules/"),
-                entry.get("resolved").and_then(serde_json::Value::as_str),
-            ) else {
-                continue;
-            };
-            found.push((
-                key[at + "node_modules/".len()..].to_string(),
-                resolved.to_string(),
-            ));
-        }
-    } else if let Some(serde_json::Value::Object(deps)) = doc.get("dependencies") {
-        let mut stack = vec![deps];
-        let mut budget = 1_000_000usize;
-        while let Some(deps) = stack.pop() {
-            for (name, entry) in deps {
-                budget = budget.saturating_sub(1);
-                if budget == 0 {
-                    return;
-                }
-                if let Some(resolved) = entry.get("resolved").and_then(serde_json::Value::as_str) {
-                    found.push((name.clone(), resolved.to_string()));
-                }
-                if let Some(serde_json::Value::Object(inner)) = entry.get("dependencies") {
-                    stack.push(inner);
-                }
-            }
-        }
-    }
+    let found = super::lockfile::package_lock_entries(&doc)
+        .into_iter()
+        .filter_map(|(name, entry)| {
+            let resolved = entry.get("resolved")?.as_str()?;
+            Some((name, resolved.to_string()))
+        });
     for (name, resolved) in found {
         let index = text
             .lines()

@@ -62,34 +62,7 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
         }
         ManifestKind::PackageLock => {
             if let Ok(serde_json::Value::Object(doc)) = serde_json::from_str(text) {
-                let mut names: Vec<String> = Vec::new();
-                if let Some(serde_json::Value::Object(pkgs)) = doc.get("packages") {
-                    for (key, v) in pkgs {
-                        if v.get("link").and_then(serde_json::Value::as_bool) == Some(true) {
-                            continue;
-                        }
-                        if let Some(pos) = key.rfind("node_modules/") {
-                            names.push(key[pos + "node_modules/".len()..].to_string());
-                        }
-                    }
-                } else if let Some(serde_json::Value::Object(deps)) = doc.get("dependencies") {
-                    // lockfileVersion 1: nested `dependencies` objects.
-                    let mut stack = vec![deps];
-                    let mut budget = 1_000_000usize;
-                    while let Some(d) = stack.pop() {
-                        for (name, v) in d {
-                            budget = budget.saturating_sub(1);
-                            if budget == 0 {
-                                break;
-                            }
-                            names.push(name.clone());
-                            if let Some(serde_json::Value::Object(inner)) = v.get("dependencies") {
-                                stack.push(inner);
-                            }
-                        }
-                    }
-                }
-                for n in names {
+                for (n, _) in package_lock_entries(&doc) {
                     let line = super::lines::find_anywhere(text, &format!("\"{n}\"")).max(
                         super::lines::find_anywhere(text, &format!("node_modules/{n}\"")),
                     );
@@ -155,6 +128,40 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
         _ => {}
     }
     out
+}
+
+/// The installed packages of a package-lock.json: name and entry of every `node_modules/<name>`
+/// in `packages` (v2, v3; workspace links left out), or of the nested `dependencies` (v1).
+pub(super) fn package_lock_entries(
+    doc: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<(String, &serde_json::Value)> {
+    let mut entries = Vec::new();
+    if let Some(serde_json::Value::Object(pkgs)) = doc.get("packages") {
+        for (key, v) in pkgs {
+            if v.get("link").and_then(serde_json::Value::as_bool) == Some(true) {
+                continue;
+            }
+            if let Some(pos) = key.rfind("node_modules/") {
+                entries.push((key[pos + "node_modules/".len()..].to_string(), v));
+            }
+        }
+    } else if let Some(serde_json::Value::Object(deps)) = doc.get("dependencies") {
+        let mut stack = vec![deps];
+        let mut budget = 1_000_000usize;
+        while let Some(d) = stack.pop() {
+            for (name, v) in d {
+                budget = budget.saturating_sub(1);
+                if budget == 0 {
+                    break;
+                }
+                entries.push((name.clone(), v));
+                if let Some(serde_json::Value::Object(inner)) = v.get("dependencies") {
+                    stack.push(inner);
+                }
+            }
+        }
+    }
+    entries
 }
 
 /// The package names (lower case) of a yarn.lock block header: `"a@^1", a@^1.2:`.
