@@ -345,3 +345,93 @@ fn a_lockfile_package_moved_to_another_host_is_an_error() {
         "{report:#}"
     );
 }
+
+const TESTS: &str = "def test_adds():\n    assert 1 + 1 == 2\n";
+
+fn disabled_checks(report: &Value) -> Vec<(String, String)> {
+    findings_of(report, "disabled-check")
+        .into_iter()
+        .map(|finding| {
+            (
+                finding["severity"].as_str().unwrap().to_string(),
+                finding["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_conftest_hook_that_skips_every_test_is_an_error() {
+    for hook in [
+        "import pytest\n\n\ndef pytest_collection_modifyitems(config, items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason=\"flaky on CI\"))\n",
+        "def pytest_collection_modifyitems(session, config, items):\n    config.hook.pytest_deselected(items=items[:])\n    items[:] = []\n",
+    ] {
+        let repo = repo_with(&[("tests/test_math.py", TESTS.to_string())], |repo| {
+            repo.write("tests/conftest.py", hook);
+        });
+        let (code, report) = diff_json(&repo);
+        let found = disabled_checks(&report);
+        assert_eq!(code, Some(1), "{report:#}");
+        assert!(
+            found.iter().any(|(severity, message)| severity == "error"
+                && message.contains("pytest_collection_modifyitems")),
+            "{report:#}"
+        );
+    }
+}
+
+#[test]
+fn a_forced_exit_0_in_test_harness_code_is_an_error() {
+    for (path, content) in [
+        (
+            "tests/conftest.py",
+            "import os\n\n\ndef pytest_sessionfinish(session, exitstatus):\n    os._exit(0)\n",
+        ),
+        (
+            "tests/test_math.py",
+            "import sys\n\n\ndef tearDownModule():\n    sys.exit(0)\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n",
+        ),
+        (
+            "test/global-teardown.js",
+            "module.exports = async () => {\n  process.exit(0);\n};\n",
+        ),
+    ] {
+        let repo = repo_with(&[("tests/test_math.py", TESTS.to_string())], |repo| {
+            repo.write(path, content);
+        });
+        let (code, report) = diff_json(&repo);
+        let found = disabled_checks(&report);
+        assert_eq!(code, Some(1), "{path}: {report:#}");
+        assert!(
+            found
+                .iter()
+                .any(|(severity, message)| severity == "error" && message.contains("exits")),
+            "{path}: {report:#}"
+        );
+    }
+}
+
+#[test]
+fn opt_in_hooks_script_exits_and_failing_exits_are_not_errors() {
+    let repo = repo_with(&[("tests/test_math.py", TESTS.to_string())], |repo| {
+        repo.write(
+            "tests/conftest.py",
+            "import pytest\n\n\ndef pytest_addoption(parser):\n    parser.addoption(\"--runslow\", action=\"store_true\")\n\n\ndef pytest_collection_modifyitems(config, items):\n    if config.getoption(\"--runslow\"):\n        return\n    skip_slow = pytest.mark.skip(reason=\"need --runslow option to run\")\n    for item in items:\n        if \"slow\" in item.keywords:\n            item.add_marker(skip_slow)\n",
+        );
+        repo.write(
+            "tests/test_math.py",
+            format!("import sys\n\nimport pytest\n\n\n{TESTS}\n\nif __name__ == \"__main__\":\n    sys.exit(pytest.main([__file__]))\n"),
+        );
+        repo.write(
+            "test/global-setup.js",
+            "module.exports = async () => {\n  if (!process.env.DATABASE_URL) {\n    console.error('DATABASE_URL is not set');\n    process.exit(1);\n  }\n};\n",
+        );
+        repo.write(
+            "scripts/release.py",
+            "import sys\n\nif __name__ == \"__main__\":\n    sys.exit(0)\n",
+        );
+    });
+    let (code, report) = diff_json(&repo);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(disabled_checks(&report), Vec::new(), "{report:#}");
+}
