@@ -99,7 +99,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .collect();
     let prefilters = crate::query::Prefilters::new(&texts);
     crate::query::warm(&texts, &prefilters);
-    let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs);
+    let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs)
+        .with_base_js_files(&change.base_js_files);
     let results: Vec<FileResult> = pairs
         .par_iter()
         .map(|pair| analyze_file(pair, &rules, &collection, &prefilters))

@@ -435,3 +435,71 @@ fn opt_in_hooks_script_exits_and_failing_exits_are_not_errors() {
     assert_eq!(code, Some(0), "{report:#}");
     assert_eq!(disabled_checks(&report), Vec::new(), "{report:#}");
 }
+
+/// A JavaScript project whose runner configuration `name` reads `text`, with two test files.
+fn js_project<'a>(name: &'a str, text: &str) -> Vec<(&'a str, String)> {
+    vec![
+        (name, text.to_string()),
+        (
+            "src/cart.test.js",
+            "test('adds', () => { expect(1 + 1).toBe(2); });\n".to_string(),
+        ),
+        (
+            "src/checkout.test.js",
+            "test('pays', () => { expect(2 * 2).toBe(4); });\n".to_string(),
+        ),
+        ("src/cart.js", "module.exports = {};\n".to_string()),
+    ]
+}
+
+#[test]
+fn a_runner_config_narrowed_to_drop_existing_tests_is_an_error() {
+    let cases = [
+        (
+            "jest.config.js",
+            "module.exports = { testMatch: ['**/*.test.js'] };\n",
+            "module.exports = { testMatch: ['**/smoke/*.test.js'] };\n",
+        ),
+        (
+            "jest.config.js",
+            "module.exports = { testMatch: ['**/*.test.js'] };\n",
+            "module.exports = {\n  testMatch: ['**/*.test.js'],\n  testPathIgnorePatterns: ['/node_modules/', 'checkout'],\n};\n",
+        ),
+        (
+            "vitest.config.js",
+            "export default { test: { include: ['src/**/*.test.js'] } };\n",
+            "export default { test: { include: ['src/smoke/**/*.test.js'] } };\n",
+        ),
+    ];
+    for (name, base, head) in cases {
+        let repo = repo_with(&js_project(name, base), |repo| repo.write(name, head));
+        let (code, report) = diff_json(&repo);
+        assert_eq!(code, Some(1), "{name}: {head}\n{report:#}");
+        assert!(
+            disabled_checks(&report)
+                .iter()
+                .any(|(severity, message)| severity == "error"
+                    && message.contains("no longer collected")),
+            "{report:#}"
+        );
+    }
+}
+
+#[test]
+fn a_runner_config_narrowed_without_dropping_tests_is_a_warning_at_most() {
+    let base = "module.exports = { testMatch: ['**/*.test.js', '**/*.spec.js'] };\n";
+    let repo = repo_with(&js_project("jest.config.js", base), |repo| {
+        repo.write(
+            "jest.config.js",
+            "module.exports = { testMatch: ['**/*.test.js'] };\n",
+        )
+    });
+    let (code, report) = diff_json(&repo);
+    assert_eq!(code, Some(0), "{report:#}");
+    assert!(
+        disabled_checks(&report)
+            .iter()
+            .all(|(severity, _)| severity != "error"),
+        "{report:#}"
+    );
+}

@@ -54,6 +54,9 @@ declare_rule! {
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
     ///   `testMatch`/`testRegex`; vitest `test.exclude`/narrowed `test.include`; Cargo
     ///   `[[test]] test = false`, `autotests = false`. The message names what is excluded.
+    ///   A jest or vitest edit (narrowed `testMatch`/`testRegex`/`include`, a new ignore or
+    ///   exclude pattern, a new root-level configuration) that stops collecting test files base
+    ///   already has is an error naming how many and which; one that drops none is a warning.
     /// - Test harness code that switches the run off: a conftest.py
     ///   `pytest_collection_modifyitems` hook that marks every collected item skip/xfail in a
     ///   loop or empties `items` (`items[:] = []`, `items.clear()`) is an error (a warning when
