@@ -503,3 +503,48 @@ fn a_runner_config_narrowed_without_dropping_tests_is_a_warning_at_most() {
         "{report:#}"
     );
 }
+
+#[test]
+fn pass_with_no_tests_next_to_a_narrowed_selection_is_an_error() {
+    let package = |test: &str| {
+        format!(
+            "{{\n  \"name\": \"shop\",\n  \"scripts\": {{\n    \"test\": \"{test}\"\n  }}\n}}\n"
+        )
+    };
+    let files = |test: &str| js_project("package.json", &package(test));
+    // An empty selection passes: the tests never run, and the command says success.
+    for narrowed in [
+        "jest --passWithNoTests src/smoke",
+        "jest --passWithNoTests --testPathPattern=smoke",
+    ] {
+        let repo = repo_with(&files("jest"), |repo| {
+            repo.write("package.json", package(narrowed))
+        });
+        let (code, report) = diff_json(&repo);
+        assert_eq!(code, Some(1), "{narrowed}: {report:#}");
+        assert!(
+            disabled_checks(&report)
+                .iter()
+                .any(|(severity, message)| severity == "error"
+                    && message.contains("passWithNoTests")),
+            "{narrowed}: {report:#}"
+        );
+    }
+    // The flag alone, or next to options that select nothing, stays a warning.
+    for alone in [
+        "jest --passWithNoTests",
+        "jest --passWithNoTests --config jest.ci.js --ci",
+    ] {
+        let repo = repo_with(&files("jest"), |repo| {
+            repo.write("package.json", package(alone))
+        });
+        let (code, report) = diff_json(&repo);
+        assert_eq!(code, Some(0), "{alone}: {report:#}");
+        assert!(
+            disabled_checks(&report)
+                .iter()
+                .all(|(severity, _)| severity == "warning"),
+            "{alone}: {report:#}"
+        );
+    }
+}

@@ -45,7 +45,9 @@ declare_rule! {
     ///   type checks, a job or step that ran them removed.
     /// - Hooks bypassed in scripts: `--no-verify`, `HUSKY=0`, `SKIP=` for pre-commit.
     /// - Test commands neutered: a package.json `test`/`lint` script replaced by `echo`,
-    ///   `exit 0` or `true`, `--passWithNoTests`, `cargo test -- --skip`.
+    ///   `exit 0` or `true`, `--passWithNoTests` (an error next to a path pattern or a selecting
+    ///   option such as `--testPathPattern`, `-t` or `--onlyChanged`: an empty selection then
+    ///   passes), `cargo test -- --skip`.
     /// - Checker configs relaxed: tsconfig `strict`/`noImplicitAny` and friends turned off,
     ///   ESLint/Biome rules switched off, mypy `ignore_errors = true` or `strict` dropped, pyright
     ///   `typeCheckingMode` lowered, lints allowed in `Cargo.toml` `[lints]`.
