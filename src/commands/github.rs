@@ -3,7 +3,9 @@
 //! changes when the policy says so), then hands the report to [`crate::github::run::deliver`].
 //! Reporting never changes the verdict: the exit code comes from the report alone.
 
-use super::{PolicySource, analyze, exit_for, load_policy_file, open_repo, policy_at};
+use super::{
+    PolicySource, analyze, exit_for, load_policy_file, open_repo, override_fail_on, policy_at,
+};
 use crate::cli::GithubArgs;
 use crate::config::Policy;
 use crate::github::checks::{CheckApi, PublishOptions};
@@ -172,7 +174,7 @@ fn relay(
     )
     .map_err(|error| Failure::new(error.to_string()))?;
     let mut log = Vec::new();
-    let policy = relay_policy(args, plan, &mut log)?;
+    let policy = override_fail_on(relay_policy(args, plan, &mut log)?, args.fail_on.as_deref())?;
     crate::github::relay::apply_policy(&mut report, &policy);
     let env = GithubEnv::from_process();
     let client = match check_run {

@@ -44,18 +44,24 @@ pub fn analyze(
     if source.agent {
         policy = policy.tightened_for_agents();
     }
-    if let Some(level) = source.fail_on {
+    policy = override_fail_on(policy, source.fail_on)?;
+    let mut report = engine::analyze(&change, &policy);
+    if source.online {
+        online::check(&mut report, &change, &policy);
+    }
+    Ok((report, policy))
+}
+
+/// The policy with `--fail-on LEVEL` applied, when given.
+pub fn override_fail_on(mut policy: Policy, level: Option<&str>) -> Result<Policy, Failure> {
+    if let Some(level) = level {
         policy.fail_on = FailOn::parse(level).ok_or_else(|| {
             Failure::new(format!(
                 "--fail-on {level}: expected one of error, warning, note, never"
             ))
         })?;
     }
-    let mut report = engine::analyze(&change, &policy);
-    if source.online {
-        online::check(&mut report, &change, &policy);
-    }
-    Ok((report, policy))
+    Ok(policy)
 }
 
 /// The policy file at `commit` (the default policy when the commit has none).
