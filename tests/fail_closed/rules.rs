@@ -182,12 +182,10 @@ fn a_renamed_file_keeps_its_suppression_in_place() {
 
 mod relay {
     use super::*;
-    use crate::github::api::{check_run_json, empty_list, rt};
-    use crate::github::binary::run_relay;
+    use crate::github::api::rt;
+    use crate::github::binary::{checks_api, run_relay};
     use std::path::Path;
     use std::process::Output;
-    use wiremock::matchers::{method, path};
-    use wiremock::{Mock, MockServer, ResponseTemplate};
 
     const BASE: &str = "ba5e000000000000000000000000000000000001";
 
@@ -211,18 +209,7 @@ mod relay {
     /// conclusion of the check run it created.
     fn relay(dir: &Path, head: &str, report: &str) -> (Output, Value) {
         let runtime = rt();
-        let server = runtime.block_on(MockServer::start());
-        runtime.block_on(
-            Mock::given(method("GET"))
-                .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
-                .mount(&server),
-        );
-        runtime.block_on(
-            Mock::given(method("POST"))
-                .and(path("/repos/acme/widgets/check-runs"))
-                .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 2)))
-                .mount(&server),
-        );
+        let server = checks_api(&runtime, None);
         let work = tempfile::tempdir().unwrap();
         let report_path = work.path().join("report.json");
         std::fs::write(&report_path, report).unwrap();

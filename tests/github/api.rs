@@ -36,7 +36,7 @@ fn plan() -> EventPlan {
 }
 
 /// A check-run response with the fields octocrab's `CheckRun` model requires.
-pub(crate) fn check_run_json(id: u64, annotations: u64) -> Value {
+pub(super) fn check_run_json(id: u64, annotations: u64) -> Value {
     json!({
         "id": id,
         "node_id": "CR_kwDOtest",
@@ -61,7 +61,7 @@ pub(crate) fn check_run_json(id: u64, annotations: u64) -> Value {
     })
 }
 
-pub(crate) fn empty_list() -> Value {
+pub(super) fn empty_list() -> Value {
     json!({ "total_count": 0, "check_runs": [] })
 }
 

@@ -300,6 +300,26 @@ fn workflow_run_payload(head: &str) -> String {
     )
 }
 
+/// A stand-in Checks API for acme/widgets that lists no check runs and accepts check-run
+/// creations (`expected` of them, when given).
+pub(crate) fn checks_api(runtime: &tokio::runtime::Runtime, expected: Option<u64>) -> MockServer {
+    let server = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+            .mount(&server),
+    );
+    let create = Mock::given(method("POST"))
+        .and(path("/repos/acme/widgets/check-runs"))
+        .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 1)));
+    let create = match expected {
+        Some(count) => create.expect(count),
+        None => create,
+    };
+    runtime.block_on(create.mount(&server));
+    server
+}
+
 /// Runs the relay stage in `dir` (its checkout, if a repository) for the report at `report`.
 pub(crate) fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
     let event = dir.join("workflow_run.json");
@@ -340,19 +360,7 @@ fn fork_prs_two_stages_the_second_publishes_the_validated_report() {
     let report = out.path().join("report.json");
 
     // Stage 2: workflow_run with a write token publishes it on the PR head.
-    let second = runtime.block_on(MockServer::start());
-    runtime.block_on(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
-            .mount(&second),
-    );
-    runtime.block_on(
-        Mock::given(method("POST"))
-            .and(path("/repos/acme/widgets/check-runs"))
-            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 1)))
-            .expect(1)
-            .mount(&second),
-    );
+    let second = checks_api(&runtime, Some(1));
     let output = run_relay(&second, out.path(), &head, &report);
     assert_eq!(
         output.status.code(),
