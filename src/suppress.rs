@@ -76,40 +76,68 @@ pub fn parse_line(line: &str) -> Option<Suppression> {
     })
 }
 
-/// Whether the suppression on head line `line` (1-based) stood in base where it stands now: the
-/// line pairs with a base line holding the same suppression, and the first code line below it
-/// (the item it covers) pairs with the one below it in base. Pairing follows the line diff, never the text alone,
-/// so each base suppression stands for one place only.
+/// Where each head line of a file pair stood in base, for asking whether its suppressions
+/// did. Built once per file (linear in its size); each question is then cheap.
+pub struct Placement<'a> {
+    base: Vec<&'a str>,
+    head: Vec<&'a str>,
+    counterparts: Vec<Option<u32>>,
+}
+
+impl<'a> Placement<'a> {
+    /// `None` unless both sides are text.
+    pub fn new(pair: &'a FilePair) -> Option<Placement<'a>> {
+        let base: Vec<&str> = pair.base.text()?.lines().collect();
+        let head: Vec<&str> = pair.head.text()?.lines().collect();
+        let counterparts = base_counterparts(head.len(), base.len(), &pair.added, &pair.removed);
+        Some(Placement {
+            base,
+            head,
+            counterparts,
+        })
+    }
+
+    fn counterpart(&self, line: u32) -> Option<u32> {
+        self.counterparts.get(index(line)).copied().flatten()
+    }
+
+    /// Whether the suppression on head line `line` (1-based) stood in base where it stands
+    /// now: the line pairs with a base line holding the same suppression, and the first code
+    /// line below it (the item it covers) pairs with the one below it in base. Pairing follows
+    /// the line diff, never the text alone, so each base suppression stands for one place only.
+    pub fn stood_in_base(&self, line: u32) -> bool {
+        let Some(suppression) = self.head.get(index(line)).and_then(|text| parse_line(text)) else {
+            return false;
+        };
+        let Some(base_line) = self.counterpart(line) else {
+            return false;
+        };
+        let same_comment = self
+            .base
+            .get(index(base_line))
+            .and_then(|text| parse_line(text))
+            .is_some_and(|in_base| in_base == suppression);
+        // The covered item is the first code line below, past decorators, attributes and
+        // comments (which the change may add, say a skip marker): it must be the one the
+        // suppression covered in base, so that a new test slid under a base suppression is
+        // not "the same".
+        let covered = |lines: &[&str], line: u32| {
+            lines
+                .iter()
+                .skip(index(line) + 1)
+                .take(MAX_COVERED_LINES)
+                .position(|text| !is_preamble(text))
+                .map(|offset| line + 1 + offset as u32)
+        };
+        let covers_the_same_line = covered(&self.head, line).map(|line| self.counterpart(line))
+            == covered(&self.base, base_line).map(Some);
+        same_comment && covers_the_same_line
+    }
+}
+
+/// [`Placement::stood_in_base`] for one question about a pair.
 pub fn stood_in_base(pair: &FilePair, line: u32) -> bool {
-    let (Some(base), Some(head)) = (pair.base.text(), pair.head.text()) else {
-        return false;
-    };
-    let Some(suppression) = head.lines().nth(index(line)).and_then(parse_line) else {
-        return false;
-    };
-    let counterparts = base_counterparts(head, base, &pair.added, &pair.removed);
-    let counterpart = |line: u32| counterparts.get(index(line)).copied().flatten();
-    let Some(base_line) = counterpart(line) else {
-        return false;
-    };
-    let same_comment = base
-        .lines()
-        .nth(index(base_line))
-        .and_then(parse_line)
-        .is_some_and(|in_base| in_base == suppression);
-    // The covered item is the first code line below, past decorators, attributes and comments
-    // (which the change may add, say a skip marker): it must be the one the suppression covered
-    // in base, so that a new test slid under a base suppression is not "the same".
-    let covered = |text: &str, line: u32| {
-        text.lines()
-            .skip(index(line) + 1)
-            .take(MAX_COVERED_LINES)
-            .position(|text| !is_preamble(text))
-            .map(|offset| line + 1 + offset as u32)
-    };
-    let covers_the_same_line =
-        covered(head, line).map(counterpart) == covered(base, base_line).map(Some);
-    same_comment && covers_the_same_line
+    Placement::new(pair).is_some_and(|placement| placement.stood_in_base(line))
 }
 
 /// How far below a suppression its covered code line is looked for.
@@ -133,13 +161,13 @@ fn index(line: u32) -> usize {
 /// line pairs with the removed line at the same offset of its hunk (the line it edits), if the
 /// hunk removed that many. Lines a hunk only inserts pair with nothing.
 fn base_counterparts(
-    head: &str,
-    base: &str,
+    head_count: usize,
+    base_count: usize,
     added: &LineSet,
     removed: &LineSet,
 ) -> Vec<Option<u32>> {
-    let head_count = u32::try_from(head.lines().count()).unwrap_or(u32::MAX);
-    let base_count = u32::try_from(base.lines().count()).unwrap_or(u32::MAX);
+    let head_count = u32::try_from(head_count).unwrap_or(u32::MAX);
+    let base_count = u32::try_from(base_count).unwrap_or(u32::MAX);
     let mut counterparts = Vec::with_capacity(head_count as usize);
     let (mut head_line, mut base_line) = (1u32, 1u32);
     while head_line <= head_count {
@@ -186,7 +214,7 @@ mod tests {
         let base = "a\nb\nc\nd\n";
         let head = "a\nB\nx\nc\n";
         let pair = pair(base, head);
-        let map = base_counterparts(head, base, &pair.added, &pair.removed);
+        let map = base_counterparts(4, 4, &pair.added, &pair.removed);
         assert_eq!(map, [Some(1), Some(2), None, Some(3)]);
     }
 

@@ -97,6 +97,7 @@ fn new_suppressions(context: &FileContext<'_>, out: &mut Output) {
     if unchanged || !head.text.contains("integrity-gate:") {
         return;
     }
+    let placement = suppress::Placement::new(pair);
     for (index, line) in head.text.lines().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let Some(suppression) = suppress::parse_line(line) else {
@@ -104,7 +105,10 @@ fn new_suppressions(context: &FileContext<'_>, out: &mut Output) {
         };
         // Counted by place, not by text: a copy of a base suppression, or a base suppression
         // that new code slid under, is new.
-        if suppress::stood_in_base(pair, number) {
+        if placement
+            .as_ref()
+            .is_some_and(|placement| placement.stood_in_base(number))
+        {
             continue;
         }
         let rules = suppression.rules.join(", ");
