@@ -425,7 +425,14 @@ pub struct ChangeSet {
     /// `pyproject.toml`, ...), which say what the runner collects, whether the change touches
     /// them or not.
     pub runner_configs: Vec<(String, String)>,
+    /// Base-revision paths of JavaScript/TypeScript files (at most [`MAX_BASE_JS_FILES`]),
+    /// listed only when the change edits a root-level jest or vitest configuration: the
+    /// existing tests a narrowed configuration would stop collecting.
+    pub base_js_files: Vec<String>,
 }
+
+/// Most base paths listed in [`ChangeSet::base_js_files`].
+pub const MAX_BASE_JS_FILES: usize = 200_000;
 
 /// Builds pairs from two path → bytes maps (the fixture harness and `--worktree` share this):
 /// same path on both sides is a modification; a deleted and an added file with mostly the same

@@ -99,7 +99,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .collect();
     let prefilters = crate::query::Prefilters::new(&texts);
     crate::query::warm(&texts, &prefilters);
-    let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs);
+    let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs)
+        .with_base_js_files(&change.base_js_files);
     let results: Vec<FileResult> = pairs
         .par_iter()
         .map(|pair| analyze_file(pair, &rules, &collection, &prefilters))
@@ -439,29 +440,25 @@ fn to_finding(
 }
 
 /// A suppression counts when it is on the finding's first line or the line above, names the
-/// rule, gives a reason, and the same comment line already exists in base.
+/// rule and gives a reason, and stood in base at that place (see [`suppress::stood_in_base`]);
+/// a finding about base (a removal) may rest on any base suppression.
 fn suppressed(rule: &str, candidate: &Candidate, pair: &FilePair) -> bool {
-    let Some(base_text) = pair.base.text() else {
-        return false;
-    };
     let text = match candidate.side {
         Side::Head => pair.head.text(),
         Side::Base => pair.base.text(),
     };
-    let Some(text) = text else {
+    let (Some(text), Some(_)) = (text, pair.base.text()) else {
         return false;
     };
     let first = candidate.line.saturating_sub(1).max(1);
-    let lines: Vec<&str> = text
-        .lines()
-        .skip(first as usize - 1)
-        .take(candidate.line.saturating_sub(first) as usize + 1)
-        .collect();
-    lines.into_iter().any(|line| {
+    (first..=candidate.line).any(|number| {
+        let Some(line) = text.lines().nth(number as usize - 1) else {
+            return false;
+        };
         suppress::parse_line(line).is_some_and(|suppression| {
             suppression.covers(rule)
                 && suppression.reason.is_some()
-                && base_text.lines().any(|base| base.trim() == line.trim())
+                && (candidate.side == Side::Base || suppress::stood_in_base(pair, number))
         })
     })
 }

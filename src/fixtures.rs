@@ -44,12 +44,19 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
             Some((name.to_string(), text))
         })
         .collect();
+    let base_files = read_tree(base)?;
+    let base_js_files = base_files
+        .keys()
+        .filter(|path| crate::rules::collection::is_js_source(path))
+        .cloned()
+        .collect();
     Ok(ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
-        files: pair_trees(read_tree(base)?, read_tree(head)?),
+        files: pair_trees(base_files, read_tree(head)?),
         notes: Vec::new(),
         runner_configs,
+        base_js_files,
     })
 }
 

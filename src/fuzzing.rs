@@ -147,8 +147,8 @@ fn file_pair(path: &str, data: &[u8]) {
             BTreeMap::from([(path.to_string(), base.to_vec())]),
             BTreeMap::from([(path.to_string(), head.to_vec())]),
         ),
-        notes: Vec::new(),
         runner_configs,
+        ..ChangeSet::default()
     };
     let report = engine::analyze(&change, &Policy::default());
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {

@@ -3,8 +3,12 @@
 //! changes when the policy says so), then hands the report to [`crate::github::run::deliver`].
 //! Reporting never changes the verdict: the exit code comes from the report alone.
 
-use super::{PolicySource, analyze, exit_for, input, open_repo};
+use super::{
+    PolicySource, analyze, exit_for, input, load_policy_file, open_repo, override_fail_on,
+    policy_at,
+};
 use crate::cli::GithubArgs;
+use crate::config::Policy;
 use crate::github::checks::{CheckApi, PublishOptions};
 use crate::github::run::{self, Artifacts, CheckRunMode, GithubEnv, Surfaces};
 use crate::github::summary::SummaryOptions;
@@ -156,7 +160,8 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
 }
 
 /// Second stage of the fork-PR setup: publish the first stage's report for the commit the
-/// `workflow_run` event names. The report is untrusted; nothing is analysed here.
+/// `workflow_run` event names. The report is untrusted; nothing is analysed here, but the
+/// verdict is recomputed from its findings under the policy this stage reads itself.
 fn relay(
     args: &GithubArgs,
     plan: &event::EventPlan,
@@ -169,13 +174,16 @@ fn relay(
     })?;
     let json = input::read_bounded(path, "report", input::REPORT_MAX_BYTES)?;
     let scanner = crate::secrets::scanner();
-    let report = crate::github::relay::read_report(
+    let mut report = crate::github::relay::read_report(
         &json,
         &plan.head_sha,
         |id| crate::rules::find(id).map(|rule| rule.id),
         |text| scanner.redact_text(text),
     )
     .map_err(|error| Failure::new(error.to_string()))?;
+    let mut log = Vec::new();
+    let policy = override_fail_on(relay_policy(args, plan, &mut log)?, args.fail_on.as_deref())?;
+    crate::github::relay::apply_policy(&mut report, &policy);
     let env = GithubEnv::from_process();
     let client = match check_run {
         CheckRunMode::Off => None,
@@ -191,7 +199,6 @@ fn relay(
         },
         summary: SummaryOptions::default(),
     };
-    let mut log = Vec::new();
     run::deliver(
         &env,
         plan,
@@ -202,4 +209,52 @@ fn relay(
         &mut log,
     );
     Ok((log, exit_for(&report)))
+}
+
+/// The policy the relay trusts: `--config`, else `.integrity-gate.yml` on the base
+/// repository's default branch in this stage's checkout (`--repo`, `GITHUB_WORKSPACE` or the
+/// current directory), never anything the relayed report says. Without a repository it is the
+/// default policy, and the log says so.
+fn relay_policy(
+    args: &GithubArgs,
+    plan: &event::EventPlan,
+    log: &mut Vec<u8>,
+) -> Result<Policy, Failure> {
+    if let Some(path) = args.config.as_deref() {
+        return load_policy_file(path);
+    }
+    let workspace = std::env::var_os("GITHUB_WORKSPACE")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from);
+    let Ok(repo) = open_repo(args.repo.as_deref().or(workspace.as_deref())) else {
+        log.extend_from_slice(
+            b"integrity-gate: no repository in this job; the relayed findings are judged under the default policy\n",
+        );
+        return Ok(Policy::default());
+    };
+    let branch = plan.default_branch.as_deref().unwrap_or("main");
+    let candidates = [
+        args.base.clone(),
+        Some(format!("refs/remotes/origin/{branch}")),
+        Some(format!("refs/heads/{branch}")),
+        Some("HEAD".to_string()),
+    ];
+    let commit = candidates
+        .iter()
+        .flatten()
+        .find_map(|spec| repo.resolve(spec).ok())
+        .ok_or_else(|| {
+            Failure::new(format!(
+                "cannot find the base branch `{branch}` in the checkout to read the policy from"
+            ))
+        })?;
+    let policy = policy_at(&repo, commit)?;
+    log.extend_from_slice(
+        format!(
+            "integrity-gate: the relayed findings are judged under {}\n",
+            policy.origin
+        )
+        .as_bytes(),
+    );
+    Ok(policy)
 }

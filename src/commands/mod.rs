@@ -39,24 +39,30 @@ pub fn analyze(
     let (base_commit, change) = repo.change_set(range)?;
     let mut policy = match (source.config, base_commit) {
         (Some(path), _) => load_policy_file(path)?,
-        (None, Some(commit)) => load_policy_at(repo, commit)?,
+        (None, Some(commit)) => policy_at(repo, commit)?,
         (None, None) => Policy::default(),
     };
     if source.agent {
         policy = policy.tightened_for_agents();
     }
-    if let Some(level) = source.fail_on {
+    policy = override_fail_on(policy, source.fail_on)?;
+    let mut report = engine::analyze(&change, &policy);
+    if source.online {
+        online::check(&mut report, &change, &policy);
+    }
+    Ok((report, policy))
+}
+
+/// The policy with `--fail-on LEVEL` applied, when given.
+pub fn override_fail_on(mut policy: Policy, level: Option<&str>) -> Result<Policy, Failure> {
+    if let Some(level) = level {
         policy.fail_on = FailOn::parse(level).ok_or_else(|| {
             Failure::new(format!(
                 "--fail-on {level}: expected one of error, warning, note, never"
             ))
         })?;
     }
-    let mut report = engine::analyze(&change, &policy);
-    if source.online {
-        online::check(&mut report, &change, &policy);
-    }
-    Ok((report, policy))
+    Ok(policy)
 }
 
 /// The exit for a report.
@@ -77,7 +83,7 @@ fn load_policy_file(path: &Path) -> Result<Policy, Failure> {
 }
 
 /// The policy file at `commit`, or the defaults when it has none.
-fn load_policy_at(repo: &Git, commit: git2::Oid) -> Result<Policy, Failure> {
+pub fn policy_at(repo: &Git, commit: git2::Oid) -> Result<Policy, Failure> {
     let Some(bytes) = repo.read_file_at(commit, rules::POLICY_PATH, input::POLICY_MAX_BYTES)?
     else {
         return Ok(Policy::default());

@@ -62,34 +62,7 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
         }
         ManifestKind::PackageLock => {
             if let Ok(serde_json::Value::Object(doc)) = crate::text::parse_json(text) {
-                let mut names: Vec<String> = Vec::new();
-                if let Some(serde_json::Value::Object(pkgs)) = doc.get("packages") {
-                    for (key, v) in pkgs {
-                        if v.get("link").and_then(serde_json::Value::as_bool) == Some(true) {
-                            continue;
-                        }
-                        if let Some(pos) = key.rfind("node_modules/") {
-                            names.push(key[pos + "node_modules/".len()..].to_string());
-                        }
-                    }
-                } else if let Some(serde_json::Value::Object(deps)) = doc.get("dependencies") {
-                    // lockfileVersion 1: nested `dependencies` objects.
-                    let mut stack = vec![deps];
-                    let mut budget = 1_000_000usize;
-                    while let Some(d) = stack.pop() {
-                        for (name, v) in d {
-                            budget = budget.saturating_sub(1);
-                            if budget == 0 {
-                                break;
-                            }
-                            names.push(name.clone());
-                            if let Some(serde_json::Value::Object(inner)) = v.get("dependencies") {
-                                stack.push(inner);
-                            }
-                        }
-                    }
-                }
-                for n in names {
+                for (n, _) in package_lock_entries(&doc) {
                     let line = super::lines::find_anywhere(text, &format!("\"{n}\"")).max(
                         super::lines::find_anywhere(text, &format!("node_modules/{n}\"")),
                     );
@@ -103,17 +76,8 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
                 if line.starts_with([' ', '\t', '#']) || !line.trim_end().ends_with(':') {
                     continue;
                 }
-                let header = line.trim_end().trim_end_matches(':');
-                for spec in header.split(", ") {
-                    let spec = spec.trim().trim_matches('"');
-                    if spec == "__metadata" {
-                        continue;
-                    }
-                    let name = match spec.get(1..).and_then(|r| r.find('@')) {
-                        Some(p) => &spec[..p + 1],
-                        None => spec,
-                    };
-                    add(&name.to_lowercase(), i, &mut out);
+                for name in yarn_header_names(line) {
+                    add(&name, i, &mut out);
                 }
             }
         }
@@ -131,19 +95,12 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
                     continue;
                 }
                 let indent = line.len() - line.trim_start().len();
-                let t = line.trim();
-                if indent != 2 || !t.ends_with(':') {
+                if indent != 2 {
                     continue;
                 }
-                let key = t.trim_end_matches(':').trim_matches(['"', '\'']);
-                let key = key.trim_start_matches('/');
-                let key = key.split('(').next().unwrap_or(key);
-                let name = match key.get(1..).and_then(|r| r.rfind('@')) {
-                    Some(p) => &key[..p + 1],
-                    // pnpm lockfile v5: `/name/1.2.3`
-                    None => key.rsplit_once('/').map_or(key, |(n, _)| n),
-                };
-                add(&name.to_lowercase(), i, &mut out);
+                if let Some(name) = pnpm_entry_name(line) {
+                    add(&name, i, &mut out);
+                }
             }
         }
         ManifestKind::PipfileLock => {
@@ -171,6 +128,73 @@ fn packages(kind: ManifestKind, text: &str) -> BTreeMap<String, u32> {
         _ => {}
     }
     out
+}
+
+/// The installed packages of a package-lock.json: name and entry of every `node_modules/<name>`
+/// in `packages` (v2, v3; workspace links left out), or of the nested `dependencies` (v1).
+pub(super) fn package_lock_entries(
+    doc: &serde_json::Map<String, serde_json::Value>,
+) -> Vec<(String, &serde_json::Value)> {
+    let mut entries = Vec::new();
+    if let Some(serde_json::Value::Object(pkgs)) = doc.get("packages") {
+        for (key, v) in pkgs {
+            if v.get("link").and_then(serde_json::Value::as_bool) == Some(true) {
+                continue;
+            }
+            if let Some(pos) = key.rfind("node_modules/") {
+                entries.push((key[pos + "node_modules/".len()..].to_string(), v));
+            }
+        }
+    } else if let Some(serde_json::Value::Object(deps)) = doc.get("dependencies") {
+        let mut stack = vec![deps];
+        let mut budget = 1_000_000usize;
+        while let Some(d) = stack.pop() {
+            for (name, v) in d {
+                budget = budget.saturating_sub(1);
+                if budget == 0 {
+                    break;
+                }
+                entries.push((name.clone(), v));
+                if let Some(serde_json::Value::Object(inner)) = v.get("dependencies") {
+                    stack.push(inner);
+                }
+            }
+        }
+    }
+    entries
+}
+
+/// The package names (lower case) of a yarn.lock block header: `"a@^1", a@^1.2:`.
+pub(super) fn yarn_header_names(line: &str) -> Vec<String> {
+    let header = line.trim_end().trim_end_matches(':');
+    header
+        .split(", ")
+        .map(|spec| spec.trim().trim_matches('"'))
+        .filter(|spec| *spec != "__metadata")
+        .map(|spec| match spec.get(1..).and_then(|r| r.find('@')) {
+            Some(p) => &spec[..p + 1],
+            None => spec,
+        })
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// The package name (lower case) of a pnpm-lock.yaml `packages:` entry line
+/// (`  name@1.2.3(peer@1):`, v5's `  /name/1.2.3:`); `None` for other lines.
+pub(super) fn pnpm_entry_name(line: &str) -> Option<String> {
+    let t = line.trim();
+    if !t.ends_with(':') {
+        return None;
+    }
+    let key = t.trim_end_matches(':').trim_matches(['"', '\'']);
+    let key = key.trim_start_matches('/');
+    let key = key.split('(').next().unwrap_or(key);
+    let name = match key.get(1..).and_then(|r| r.rfind('@')) {
+        Some(p) => &key[..p + 1],
+        // pnpm lockfile v5: `/name/1.2.3`
+        None => key.rsplit_once('/').map_or(key, |(n, _)| n),
+    };
+    Some(name.to_lowercase())
 }
 
 fn parses(kind: ManifestKind, text: &str) -> Result<(), String> {

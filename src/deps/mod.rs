@@ -3,7 +3,8 @@
 //! results into `Finding`s. It parses both texts, works out which dependencies, package sources,
 //! index URLs and install scripts the change *introduces*, and judges each one (registry package →
 //! note; git/URL/out-of-tree path source, new index, new install script or look-alike name →
-//! error; lockfile growth without a manifest change → warning). It never reads files, runs git or
+//! error; lockfile growth without a manifest change → warning; a locked package's `resolved`/`source`
+//! moved to another host or a git repository → error). It never reads files, runs git or
 //! touches the network by itself: the optional registry look-up lives behind [`RegistryClient`].
 //!
 //! Decisions the rest of the gate relies on:
@@ -24,6 +25,7 @@
 mod cargo;
 mod golang;
 mod lines;
+mod lock_sources;
 mod lockfile;
 mod npm;
 mod online;
@@ -260,7 +262,7 @@ pub struct DependencyFinding {
     pub message: String,
     /// Machine-readable category: `registry`, `git-source`, `url-source`, `path-source`,
     /// `alternate-registry`, `typosquat`, `install-script`, `index-url`, `include`,
-    /// `lockfile-only`, `unknown-package`, `new-package`, `online-error`.
+    /// `lockfile-only`, `source-moved`, `unknown-package`, `new-package`, `online-error`.
     pub kind: &'static str,
     /// The dependency this finding is about, when there is one (lets the engine run
     /// [`online_findings`] on exactly the new registry packages).
@@ -371,7 +373,9 @@ pub fn compare(
         return Ok(Vec::new());
     };
     if kind.is_lockfile() {
-        return lockfile::compare(kind, path, base, head);
+        let mut out = lockfile::compare(kind, path, base, head)?;
+        out.extend(lock_sources::moved(kind, path, base, head));
+        return Ok(out);
     }
     let head_x = extract(kind, path, head)?;
     let base_x = base
@@ -459,7 +463,7 @@ pub fn compare(
     Ok(out)
 }
 
-/// [`compare`], with lockfile growth dropped when `changed_paths` (every path the change
+/// [`compare`], with lockfile growth (not a package's moved source) dropped when `changed_paths` (every path the change
 /// touches, repo-relative) contains a manifest that the lockfile belongs to.
 pub fn compare_in_change(
     kind: ManifestKind,
@@ -469,7 +473,10 @@ pub fn compare_in_change(
     changed_paths: &[&str],
 ) -> Result<Vec<DependencyFinding>, String> {
     if kind.is_lockfile() && lockfile_manifest_changed(path, changed_paths) {
-        return Ok(Vec::new());
+        // Growth is explained by the manifest; a package locked from a new place is not.
+        return Ok(head
+            .map(|head| lock_sources::moved(kind, path, base, head))
+            .unwrap_or_default());
     }
     compare(kind, path, base, head)
 }

@@ -5,9 +5,12 @@
 //! untrusted data: it is validated field by field (shape, sizes, rule ids, relative paths,
 //! line numbers), every text is redacted again, and it may only describe the commit that the
 //! `workflow_run` event names. Nothing in it is executed or interpolated into a command.
+//! Nor is its verdict believed: [`apply_policy`] recomputes severities and the blocking count
+//! from the findings under the policy the second stage reads itself.
 
 use super::event::{EventError, EventKind, EventPlan, is_object_id};
 use super::model::{Finding, Report, Severity, Side};
+use crate::config::{Level, Policy};
 use serde_json::Value;
 
 /// Most findings a relayed report may carry (the check run caps annotations anyway).
@@ -184,6 +187,23 @@ pub fn read_report(
     })
 }
 
+/// Makes the verdict the second stage's own: each finding's severity is raised to the level
+/// the trusted `policy` sets for its rule (a relay may raise a severity, never lower it), and
+/// the blocking count is recomputed under the policy's `fail-on`. The relayed summary is never
+/// the verdict.
+pub fn apply_policy(report: &mut Report, policy: &Policy) {
+    for finding in &mut report.findings {
+        if let Some(Level::On(severity)) = policy.rules.get(finding.rule) {
+            finding.severity = finding.severity.max(*severity);
+        }
+    }
+    report.blocking = report
+        .findings
+        .iter()
+        .filter(|finding| policy.fail_on.blocks(finding.severity))
+        .count();
+}
+
 fn read_finding(
     item: &Value,
     known_rule: &impl Fn(&str) -> Option<&'static str>,
@@ -293,6 +313,28 @@ mod tests {
         assert!(read_report("not json", HEAD, known, str::to_string).is_err());
         let lying_summary = report_with(GOOD).replace("\"blocking\":1", "\"blocking\":7");
         assert!(read_report(&lying_summary, HEAD, known, str::to_string).is_err());
+    }
+
+    #[test]
+    fn the_verdict_is_recomputed_under_the_trusted_policy() {
+        let lowered = report_with(GOOD).replace("\"error\"", "\"note\"");
+        let forged = lowered.replace("\"blocking\":1", "\"blocking\":0");
+        let mut report = read_report(&forged, HEAD, known, str::to_string).unwrap();
+        apply_policy(&mut report, &Policy::default());
+        assert_eq!(report.blocking, 0, "a note does not block by default");
+        let strict =
+            crate::config::parse("rules:\n  skipped-test:\n    severity: error\n", "test").unwrap();
+        apply_policy(&mut report, &strict);
+        assert_eq!(report.findings[0].severity, Severity::Error);
+        assert_eq!(report.blocking, 1);
+        // Raising only: a policy that says `note` does not lower a relayed error.
+        let mut report = read_report(&report_with(GOOD), HEAD, known, str::to_string).unwrap();
+        report.blocking = 0;
+        let lenient =
+            crate::config::parse("rules:\n  skipped-test:\n    severity: note\n", "test").unwrap();
+        apply_policy(&mut report, &lenient);
+        assert_eq!(report.findings[0].severity, Severity::Error);
+        assert_eq!(report.blocking, 1);
     }
 
     #[test]

@@ -16,8 +16,10 @@ declare_rule! {
     /// - Any edit to `.integrity-gate.yml`: added, changed, renamed or deleted. The change is
     ///   judged by the base revision's policy, so the edit does not apply to itself; it is
     ///   reported so that a human approves it.
-    /// - An inline suppression comment (`integrity-gate: allow <rule> -- <reason>`) added by the
-    ///   change. It does not silence anything in this change; without a reason it is an error.
+    /// - An inline suppression comment (`integrity-gate: allow <rule> -- <reason>`) that does
+    ///   not stand where it stood in base: added by the change, copied from elsewhere in the
+    ///   file (each copy is new), or left in place while new code slid under it. It does not
+    ///   silence anything in this change; without a reason it is an error.
     /// - A removed or edited line mentioning `integrity-gate` in a GitHub workflow, such as the
     ///   step that runs the gate (warning).
     /// ## Why it matters
@@ -27,7 +29,8 @@ declare_rule! {
     /// Fires: a change that adds `rules: { skipped-test: { severity: off } }` to
     /// `.integrity-gate.yml`, or that adds `# integrity-gate: allow skipped-test` above a skip.
     /// ## Not flagged
-    /// - Suppressions that already exist in base (moved or unchanged lines).
+    /// - Suppressions that stood in base above the same line (unchanged or edited), also in a
+    ///   renamed file.
     /// - Text that mentions the suppression syntax outside a comment (docs, strings).
     /// ## Configuration
     /// `rules.gate-config-change.severity` in `.integrity-gate.yml` (which itself is read from base).
@@ -86,29 +89,39 @@ fn policy_edit(context: &FileContext<'_>, out: &mut Output) {
 }
 
 fn new_suppressions(context: &FileContext<'_>, out: &mut Output) {
+    let pair = context.pair;
     let Some(head) = context.side(Side::Head) else {
         return;
     };
-    if context.pair.added.is_empty() || !head.text.contains("integrity-gate:") {
+    let unchanged = pair.added.is_empty() && pair.removed.is_empty();
+    if unchanged || !head.text.contains("integrity-gate:") {
         return;
     }
-    let base_lines: HashSet<&str> = context
-        .side(Side::Base)
-        .map(|base| base.text.lines().map(str::trim).collect())
-        .unwrap_or_default();
+    let placement = suppress::Placement::new(pair);
     for (index, line) in head.text.lines().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        if !context.is_added_line(number) || base_lines.contains(line.trim()) {
-            continue;
-        }
         let Some(suppression) = suppress::parse_line(line) else {
             continue;
         };
+        // Counted by place, not by text: a copy of a base suppression, or a base suppression
+        // that new code slid under, is new.
+        if placement
+            .as_ref()
+            .is_some_and(|placement| placement.stood_in_base(number))
+        {
+            continue;
+        }
         let rules = suppression.rules.join(", ");
         let (severity, message) = match &suppression.reason {
             None => (
                 Severity::Error,
                 format!("new suppression of `{rules}` without a reason (`-- <reason>`)"),
+            ),
+            Some(_) if !context.is_added_line(number) => (
+                Severity::Warning,
+                format!(
+                    "the suppression of `{rules}` now stands above other code than in base; suppressions count only where they stood in base, so a human must approve it"
+                ),
             ),
             Some(_) => (
                 Severity::Warning,

@@ -24,6 +24,10 @@ declare_rule! {
     ///   (bundled lists of the most used PyPI, npm and crates.io names), or a popular name with
     ///   an affix (`python-requests`, `lodash-js`), is an `error` with "did you mean …?".
     /// - A lockfile that gains packages while no manifest next to it changed is a `warning`.
+    /// - A package base already locked whose `resolved` URL (package-lock.json, yarn.lock),
+    ///   pnpm `tarball`/`repo`, or `source` (Cargo.lock, uv.lock, poetry.lock) moves to another
+    ///   host, another registry index or a git repository is an `error`, manifest change or not:
+    ///   same name and version, other code.
     /// - With `--online`, a name the registry does not know (a hallucinated package) is an
     ///   `error`, one first published less than 30 days ago a `warning`.
     /// ## Why it matters
@@ -34,7 +38,8 @@ declare_rule! {
     /// Fires: `reqeusts==2.31` added to `requirements.txt` ("did you mean `requests`?");
     /// `"left-pad": "github:someone/left-pad"` added to package.json.
     /// ## Not flagged
-    /// Version bumps, removals, reordering, comments, and a dependency moved between sections.
+    /// Version bumps (also in lockfiles, on the same registry host), removals, reordering,
+    /// comments, and a dependency moved between sections.
     /// Names are compared normalised (PEP 503 for Python).
     /// ## Configuration
     /// `rules.new-dependency.severity` (replaces every level above); `allow:` entries with

@@ -1,3 +1,4 @@
 mod git_policy;
 mod output;
+mod rules;
 mod unreadable;

@@ -4,7 +4,7 @@
 //! the secret scanner stays fast on a crafted long line.
 
 use crate::github::api::rt;
-use crate::github::binary::{accepting_server, bodies, run_github};
+use crate::github::binary::{bodies, checks_api, run_github};
 use crate::support::{Repo, json, stderr, stdout};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -57,7 +57,7 @@ fn every_output(repo: &Repo, base: &str, head: &str) -> Vec<(String, String)> {
         outputs.push((format.to_string(), stdout(&output) + &stderr(&output)));
     }
     let runtime = rt();
-    let server = accepting_server(&runtime, 7, 1..);
+    let server = checks_api(&runtime, 1..);
     let (output, dir) = run_github(repo, &server, base, head);
     assert!(
         matches!(output.status.code(), Some(0 | 1)),

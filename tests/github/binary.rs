@@ -59,29 +59,6 @@ pub(crate) fn run_github(
     (output, out)
 }
 
-/// A stand-in GitHub API that finds no earlier check run and accepts check-run creation as
-/// run `id`, the usual happy path; `expected_creates` is verified when the server drops.
-pub(crate) fn accepting_server(
-    runtime: &tokio::runtime::Runtime,
-    id: u64,
-    expected_creates: impl Into<wiremock::Times>,
-) -> MockServer {
-    let server = runtime.block_on(MockServer::start());
-    runtime.block_on(
-        Mock::given(method("GET"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
-            .mount(&server),
-    );
-    runtime.block_on(
-        Mock::given(method("POST"))
-            .and(path("/repos/acme/widgets/check-runs"))
-            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(id, 1)))
-            .expect(expected_creates)
-            .mount(&server),
-    );
-    server
-}
-
 pub(crate) fn bodies(
     runtime: &tokio::runtime::Runtime,
     server: &MockServer,
@@ -326,7 +303,30 @@ fn workflow_run_payload(head: &str) -> String {
     )
 }
 
-fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
+/// A stand-in Checks API for acme/widgets that lists no check runs and accepts check-run
+/// creations (`expected` of them, when given).
+pub(crate) fn checks_api(
+    runtime: &tokio::runtime::Runtime,
+    expected_creates: impl Into<wiremock::Times>,
+) -> MockServer {
+    let server = runtime.block_on(MockServer::start());
+    runtime.block_on(
+        Mock::given(method("GET"))
+            .respond_with(ResponseTemplate::new(200).set_body_json(empty_list()))
+            .mount(&server),
+    );
+    runtime.block_on(
+        Mock::given(method("POST"))
+            .and(path("/repos/acme/widgets/check-runs"))
+            .respond_with(ResponseTemplate::new(201).set_body_json(check_run_json(9, 1)))
+            .expect(expected_creates)
+            .mount(&server),
+    );
+    server
+}
+
+/// Runs the relay stage in `dir` (its checkout, if a repository) for the report at `report`.
+pub(crate) fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Output {
     let event = dir.join("workflow_run.json");
     std::fs::write(&event, workflow_run_payload(head)).unwrap();
     Command::new(binary())
@@ -337,6 +337,7 @@ fn run_relay(server: &MockServer, dir: &Path, head: &str, report: &Path) -> Outp
         .env("GITHUB_EVENT_PATH", &event)
         .env("GITHUB_API_URL", server.uri())
         .env("INTEGRITY_GATE_TOKEN", TOKEN)
+        .env_remove("GITHUB_WORKSPACE")
         .env_remove("GITHUB_OUTPUT")
         .env_remove("GITHUB_STEP_SUMMARY")
         .output()
@@ -364,7 +365,7 @@ fn fork_prs_two_stages_the_second_publishes_the_validated_report() {
     let report = out.path().join("report.json");
 
     // Stage 2: workflow_run with a write token publishes it on the PR head.
-    let second = accepting_server(&runtime, 9, 1);
+    let second = checks_api(&runtime, 1);
     let output = run_relay(&second, out.path(), &head, &report);
     assert_eq!(
         output.status.code(),

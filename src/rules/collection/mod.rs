@@ -28,6 +28,25 @@ pub fn runner_config_names() -> impl Iterator<Item = &'static str> {
         .chain(js::OTHER_RUNNERS.iter().map(|(name, _)| *name))
 }
 
+/// Whether `path` is a root-level jest or vitest configuration (`package.json` included, for
+/// its `jest` key).
+pub fn is_js_runner_config(path: &str) -> bool {
+    JEST_CONFIGS
+        .iter()
+        .chain(VITEST_CONFIGS)
+        .chain(&["package.json"])
+        .any(|name| *name == path)
+}
+
+/// Whether `path` is a JavaScript or TypeScript source file.
+pub fn is_js_source(path: &str) -> bool {
+    use crate::lang::Language;
+    matches!(
+        Language::from_path(path),
+        Some(Language::JavaScript | Language::TypeScript | Language::Tsx)
+    )
+}
+
 /// Collection settings for one change.
 #[derive(Debug, Default)]
 pub struct Collection {
@@ -38,6 +57,10 @@ pub struct Collection {
     testpaths: Vec<String>,
     /// The JavaScript runners configured in base (none: the default patterns).
     js_runners: Vec<JsRunner>,
+    /// Base's root-level runner configurations, as read.
+    configs: Vec<(String, String)>,
+    /// Base's JavaScript/TypeScript files, when the change edits a jest/vitest configuration.
+    base_js_files: Vec<String>,
 }
 
 impl Collection {
@@ -54,6 +77,7 @@ impl Collection {
             .into_iter()
             .flatten()
             .collect(),
+            configs: configs.to_vec(),
             ..Collection::default()
         };
         for name in PYTEST_CONFIGS {
@@ -81,6 +105,37 @@ impl Collection {
             break;
         }
         collection
+    }
+
+    /// The same settings, knowing base's JavaScript/TypeScript files.
+    pub fn with_base_js_files(mut self, files: &[String]) -> Collection {
+        self.base_js_files = files.to_vec();
+        self
+    }
+
+    /// Base's existing JavaScript/TypeScript test files that base's runners collect and that
+    /// they would no longer collect were the root-level configuration `path` to read `head`
+    /// (`None`: deleted). A narrowed pattern, a new ignore entry or a new configuration that
+    /// drops tests shows here, by the runners' own rules.
+    pub fn js_tests_dropped(&self, path: &str, head: Option<&str>) -> Vec<&str> {
+        if self.base_js_files.is_empty() || !is_js_runner_config(path) {
+            return Vec::new();
+        }
+        let mut head_configs: Vec<(String, String)> = self
+            .configs
+            .iter()
+            .filter(|(name, _)| name != path)
+            .cloned()
+            .collect();
+        if let Some(head) = head {
+            head_configs.push((path.to_string(), head.to_string()));
+        }
+        let after = Collection::from_configs(&head_configs);
+        self.base_js_files
+            .iter()
+            .map(String::as_str)
+            .filter(|file| self.js_file(file) && !after.js_file(file))
+            .collect()
     }
 
     /// Whether pytest collects tests from the file at `path`.
@@ -231,6 +286,41 @@ mod tests {
         assert_eq!(
             toml.file_patterns("a/login.py", crate::lang::Language::Python),
             "pytest `python_files`: `*_spec.py`"
+        );
+    }
+
+    #[test]
+    fn js_tests_dropped_by_a_config_edit() {
+        let base = "module.exports = { testMatch: ['**/*.test.js'] };";
+        let files = [
+            "src/a.test.js".to_string(),
+            "src/smoke/b.test.js".to_string(),
+        ];
+        let collection = Collection::from_configs(&[("jest.config.js".into(), base.into())])
+            .with_base_js_files(&files);
+        let narrowed = "module.exports = { testMatch: ['**/smoke/*.test.js'] };";
+        assert_eq!(
+            collection.js_tests_dropped("jest.config.js", Some(narrowed)),
+            ["src/a.test.js"]
+        );
+        let widened = "module.exports = { testMatch: ['**/*.test.js', '**/*.spec.js'] };";
+        assert!(
+            collection
+                .js_tests_dropped("jest.config.js", Some(widened))
+                .is_empty()
+        );
+        // A new vitest configuration: jest still collects every file.
+        let vitest = "export default { test: { include: ['src/smoke/**/*.test.js'] } };";
+        assert!(
+            collection
+                .js_tests_dropped("vitest.config.js", Some(vitest))
+                .is_empty()
+        );
+        // Without any runner configuration, a new narrow one drops what the defaults collected.
+        let defaults = Collection::default().with_base_js_files(&files);
+        assert_eq!(
+            defaults.js_tests_dropped("vitest.config.js", Some(vitest)),
+            ["src/a.test.js"]
         );
     }
 

@@ -8,7 +8,8 @@
 //! - [`workflows`]: GitHub workflow YAML, compared structurally between base and head;
 //! - [`scripts`]: lines of scripts, hooks, package.json `scripts` and workflow `run:` commands;
 //! - [`checker_config`]: tsconfig, ESLint/Biome, mypy/pyright and Cargo `[lints]` relaxed;
-//! - [`runner_config`]: pytest, jest, vitest and Cargo settings that exclude tests.
+//! - [`runner_config`]: pytest, jest, vitest and Cargo settings that exclude tests;
+//! - [`test_harness`]: a conftest hook that skips every test, an exit 0 forced from test code.
 //!
 //! Every part reports only what the change introduces: a suppression counted in head more often
 //! than in base, a setting whose base value was stricter.
@@ -22,6 +23,7 @@ pub(crate) use runner_config::{
 };
 mod scripts;
 mod suppressions;
+mod test_harness;
 mod workflows;
 
 use super::context::{Candidate, FileContext, Output};
@@ -43,7 +45,9 @@ declare_rule! {
     ///   type checks, a job or step that ran them removed.
     /// - Hooks bypassed in scripts: `--no-verify`, `HUSKY=0`, `SKIP=` for pre-commit.
     /// - Test commands neutered: a package.json `test`/`lint` script replaced by `echo`,
-    ///   `exit 0` or `true`, `--passWithNoTests`, `cargo test -- --skip`.
+    ///   `exit 0` or `true`, `--passWithNoTests` (an error next to a path pattern or a selecting
+    ///   option such as `--testPathPattern`, `-t` or `--onlyChanged`: an empty selection then
+    ///   passes), `cargo test -- --skip`.
     /// - Checker configs relaxed: tsconfig `strict`/`noImplicitAny` and friends turned off,
     ///   ESLint/Biome rules switched off, mypy `ignore_errors = true` or `strict` dropped, pyright
     ///   `typeCheckingMode` lowered, lints allowed in `Cargo.toml` `[lints]`.
@@ -52,6 +56,17 @@ declare_rule! {
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
     ///   `testMatch`/`testRegex`; vitest `test.exclude`/narrowed `test.include`; Cargo
     ///   `[[test]] test = false`, `autotests = false`. The message names what is excluded.
+    ///   A jest or vitest edit (narrowed `testMatch`/`testRegex`/`include`, a new ignore or
+    ///   exclude pattern, a new root-level configuration) that stops collecting test files base
+    ///   already has is an error naming how many and which; one that drops none is a warning.
+    /// - Test harness code that switches the run off: a conftest.py
+    ///   `pytest_collection_modifyitems` hook that marks every collected item skip/xfail in a
+    ///   loop or empties `items` (`items[:] = []`, `items.clear()`) is an error (a warning when
+    ///   gated by a command-line option or environment switch); an exit with status 0
+    ///   (`os._exit(0)`, `sys.exit(0)`, `raise SystemExit`, `pytest.exit(.., returncode=0)`,
+    ///   `process.exit(0)`) added to a conftest.py, a test module (its `setUpModule`,
+    ///   `pytest_sessionfinish`, `afterAll`, ... hooks) or a jest/vitest setup or teardown file
+    ///   is an error: the runner stops and reports no failures.
     /// ## Why it matters
     /// Silencing the checker is the shortcut when the code does not satisfy it: the lint, the
     /// type checker or the test step still "passes", and the problem ships.
@@ -71,6 +86,9 @@ declare_rule! {
     /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
     ///   run no check.
     /// - Configuration that makes checks stricter.
+    /// - A modifyitems hook that reorders items, adds a marker such as `slow`, or skips only the
+    ///   items it picks (`if "slow" in item.keywords`); `sys.exit(pytest.main())` in a test
+    ///   module's `__main__` block; `process.exit(1)`.
     /// ## Configuration
     /// `rules.disabled-check.severity` in `.integrity-gate.yml`; an accepted suppression
     /// that already exists in base can carry `integrity-gate: allow disabled-check -- <reason>`.
@@ -97,6 +115,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         workflows::check(context, out);
     }
     scripts::check(context, out);
+    test_harness::check(context, out);
     checker_config::check(context, out);
     runner_config::check(context, out);
 }

@@ -3,7 +3,9 @@
 //! narrowed `testMatch`/`testRegex`), vitest (`test.exclude`, narrowed `test.include`) and Cargo
 //! (`[[test]] test = false`, `autotests = false`, `test`/`doctest = false` on the library).
 //! Messages name what is excluded. Excluding one named test or test file is an error; a
-//! directory, glob or marker expression is a warning.
+//! directory, glob or marker expression is a warning, unless the jest/vitest edit stops
+//! collecting test files that base has (judged by the runner's own rules over base's files):
+//! then it is an error that names them.
 
 use super::config_text::{at, ini, js_settings, jsonc, shell_words, string_list, toml};
 use super::{Output, file_name, locate, locate_key, push};
@@ -19,8 +21,10 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(head) = context.side(Side::Head).map(|side| side.text) else {
         return;
     };
-    // A new file excludes nothing that ran before.
+    let dropped = context.collection.js_tests_dropped(path, Some(head));
+    // A new file excludes nothing that ran before, unless it drops existing tests.
     let Some(base) = context.side(Side::Base).map(|side| side.text) else {
+        report_dropped(context, out, &dropped, head);
         return;
     };
     match name {
@@ -30,27 +34,58 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         "Cargo.toml" => cargo(context, out, base, head),
         _ => {}
     }
-    if let (Some(before), Some(after)) = (jest_settings(name, base), jest_settings(name, head)) {
-        compare_runner(
-            context,
-            out,
-            "jest",
-            &jest_values(before),
-            &jest_values(after),
-            head,
-        );
+    let jest = jest_settings(name, base).zip(jest_settings(name, head));
+    let jest_reported = jest.is_some_and(|(before, after)| {
+        let (before, after) = (jest_values(before), jest_values(after));
+        compare_runner(context, out, "jest", &before, &after, head, &dropped)
+    });
+    let vitest = vitest_settings(name, base).zip(vitest_settings(name, head));
+    let vitest_reported = vitest.is_some_and(|(before, after)| {
+        let (before, after) = (vitest_values(before), vitest_values(after));
+        compare_runner(context, out, "vitest", &before, &after, head, &dropped)
+    });
+    if !jest_reported && !vitest_reported {
+        report_dropped(context, out, &dropped, head);
     }
-    if let (Some(before), Some(after)) = (vitest_settings(name, base), vitest_settings(name, head))
-    {
-        compare_runner(
-            context,
-            out,
-            "vitest",
-            &vitest_values(before),
-            &vitest_values(after),
-            head,
-        );
+}
+
+/// What dropping existing test files adds to a message: how many, and the first few.
+fn dropped_clause(dropped: &[&str]) -> String {
+    let shown = quoted(dropped.iter().take(3).copied());
+    let more = if dropped.len() > 3 { ", …" } else { "" };
+    let count = dropped.len();
+    let (files, are) = if count == 1 {
+        ("file", "is")
+    } else {
+        ("files", "are")
+    };
+    format!("{count} existing test {files} ({shown}{more}) {are} no longer collected")
+}
+
+/// A configuration edit that drops existing test files without a narrowed key to blame (a new
+/// configuration file, a changed `roots`/`dir`, a computed value): an error of its own.
+fn report_dropped(context: &FileContext<'_>, out: &mut Output, dropped: &[&str], head: &str) {
+    if dropped.is_empty() {
+        return;
     }
+    let first_added = context.pair.added.iter().next().unwrap_or(1);
+    let line = if head.lines().count() >= first_added as usize {
+        first_added
+    } else {
+        1
+    };
+    push(
+        out,
+        Side::Head,
+        line,
+        Severity::Error,
+        format!(
+            "the test runner configuration `{}` changes so that {}",
+            context.pair.path(),
+            dropped_clause(dropped)
+        ),
+        "runner:dropped".to_string(),
+    );
 }
 
 /// Exclusions in pytest command-line words: `--ignore`, `--ignore-glob`, `--deselect`,
@@ -419,7 +454,9 @@ fn vitest_values(settings: Vec<RunnerSetting>) -> Merged {
     merged
 }
 
-/// Reports added ignore/exclude patterns and removed match/include patterns.
+/// Reports added ignore/exclude patterns and removed match/include patterns; errors when the
+/// edit drops existing test files (`dropped`), warnings otherwise unless a pattern names a
+/// test. Returns whether it reported anything.
 fn compare_runner(
     context: &FileContext<'_>,
     out: &mut Output,
@@ -427,7 +464,9 @@ fn compare_runner(
     base: &std::collections::BTreeMap<String, BTreeSet<String>>,
     head: &std::collections::BTreeMap<String, BTreeSet<String>>,
     head_text: &str,
-) {
+    dropped: &[&str],
+) -> bool {
+    let mut reported = false;
     let empty = BTreeSet::new();
     for (key, after) in head {
         let before = base.get(key).unwrap_or(&empty);
@@ -446,12 +485,16 @@ fn compare_runner(
             continue;
         }
         let list = quoted(changed.iter().map(|item| item.as_str()));
-        let specific = changed.iter().any(|item| names_a_test(item));
-        let message = if excluding {
+        let specific = changed.iter().any(|item| names_a_test(item)) || !dropped.is_empty();
+        let mut message = if excluding {
             format!("{tool} `{key}` now excludes {list}")
         } else {
             format!("{tool} `{key}` is narrowed: it no longer matches {list}")
         };
+        if !dropped.is_empty() {
+            message.push_str(&format!(": {}", dropped_clause(dropped)));
+        }
+        reported = true;
         let line = match changed.first() {
             Some(item) if excluding => locate(head_text, None, item, &context.pair.added),
             _ => locate_key(head_text, key, &context.pair.added),
@@ -469,6 +512,7 @@ fn compare_runner(
             format!("{tool}:{key}:{list}"),
         );
     }
+    reported
 }
 
 fn cargo(context: &FileContext<'_>, out: &mut Output, base: &str, head: &str) {

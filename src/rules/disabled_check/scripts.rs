@@ -156,10 +156,20 @@ pub fn scan(line: &str, neutering: bool) -> Vec<(Severity, String)> {
         ));
     }
     if line.contains("--passWithNoTests") || line.contains("--pass-with-no-tests") {
-        found.push((
-            Severity::Warning,
-            "`--passWithNoTests` lets the test command pass when it finds no tests".to_string(),
-        ));
+        found.push(match narrowed_selection(line) {
+            Some(selection) => (
+                Severity::Error,
+                format!(
+                    "`--passWithNoTests` next to a narrowed selection (`{}`): when it matches no test the command passes without running any",
+                    shorten(&selection, 50)
+                ),
+            ),
+            None => (
+                Severity::Warning,
+                "`--passWithNoTests` lets the test command pass when it finds no tests"
+                    .to_string(),
+            ),
+        });
     }
     if let Some(captures) = regex(
         &CARGO_SKIP,
@@ -198,6 +208,71 @@ pub fn scan(line: &str, neutering: bool) -> Vec<(Severity, String)> {
         ));
     }
     found
+}
+
+/// What narrows the tests a jest/vitest command line runs: a path pattern argument or a
+/// selecting option (`--testPathPattern`, `-t`, `--selectProjects`, `--onlyChanged`, ...).
+fn narrowed_selection(line: &str) -> Option<String> {
+    const SELECTING: &[&str] = &[
+        "--testPathPattern",
+        "--testPathPatterns",
+        "--testPathIgnorePatterns",
+        "--testNamePattern",
+        "-t",
+        "--selectProjects",
+        "--findRelatedTests",
+        "--onlyChanged",
+        "-o",
+        "--changedSince",
+        "--lastCommit",
+        "--related",
+        "--changed",
+        "--project",
+        "--dir",
+    ];
+    // Options whose next word is their value, not a path pattern.
+    const VALUED: &[&str] = &[
+        "--config",
+        "-c",
+        "--maxWorkers",
+        "-w",
+        "--reporters",
+        "--reporter",
+        "--coverageDirectory",
+        "--outputFile",
+        "--shard",
+        "--testTimeout",
+        "--env",
+        "--environment",
+        "--rootDir",
+        "--root",
+        "--mode",
+        "--pool",
+        "--coverageProvider",
+    ];
+    let words = shell_words(line);
+    let runner = words.iter().position(|word| {
+        let name = word.rsplit('/').next().unwrap_or(word);
+        matches!(name, "jest" | "vitest")
+    })?;
+    let mut rest = words[runner + 1..]
+        .iter()
+        .take_while(|word| !matches!(word.as_str(), "&&" | "||" | ";" | "|"));
+    while let Some(word) = rest.next() {
+        let option = word.split('=').next().unwrap_or(word);
+        if SELECTING.contains(&option) {
+            return Some(word.clone());
+        }
+        if VALUED.contains(&option) && !word.contains('=') {
+            rest.next();
+            continue;
+        }
+        let subcommand = matches!(word.as_str(), "run" | "watch" | "related" | "bench");
+        if !word.starts_with('-') && !subcommand {
+            return Some(word.clone());
+        }
+    }
+    None
 }
 
 /// Script names whose job is to check: `test`, `test:unit`, `lint`, `typecheck`, `check`.
@@ -306,6 +381,26 @@ mod tests {
         assert_eq!(scan("pytest || true", true).len(), 1);
         assert!(scan("pytest -q", true).is_empty());
         assert!(scan("echo --no-verify is documented", true).is_empty());
+    }
+
+    #[test]
+    fn pass_with_no_tests_is_an_error_next_to_a_narrowed_selection() {
+        for line in [
+            "jest --passWithNoTests src/smoke",
+            "npx jest --passWithNoTests --testPathPattern=smoke",
+            "vitest run --passWithNoTests -t smoke",
+            "jest --onlyChanged --passWithNoTests",
+        ] {
+            assert!(narrowed_selection(line).is_some(), "{line}");
+        }
+        for line in [
+            "jest --passWithNoTests",
+            "jest --passWithNoTests --config jest.ci.js --ci",
+            "vitest run --passWithNoTests --reporter dot",
+            "jest --passWithNoTests && echo src/smoke",
+        ] {
+            assert_eq!(narrowed_selection(line), None, "{line}");
+        }
     }
 
     #[test]

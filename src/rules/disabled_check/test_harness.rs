@@ -1,0 +1,331 @@
+//! Test-harness code that switches the test run off from inside: a pytest
+//! `pytest_collection_modifyitems` hook that skips or drops every collected test, and an exit
+//! with status 0 forced from a conftest, a test module (its setup/teardown hooks) or a
+//! jest/vitest setup or teardown file. Either way the runner reports success without running
+//! (or without reporting) the tests.
+//!
+//! Both read head's lines; a hook counts when base's hook did not already skip everything, an
+//! exit when the change added its line.
+
+use super::{Output, file_name, push};
+use crate::finding::{Severity, Side};
+use crate::rules::FileContext;
+use regex::Regex;
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+pub fn check(context: &FileContext<'_>, out: &mut Output) {
+    let path = context.pair.path();
+    let Some(head) = context.side(Side::Head) else {
+        return;
+    };
+    if file_name(path) == "conftest.py" {
+        collection_hook(context, head.text, out);
+    }
+    if is_harness_file(path) {
+        forced_exits(context, head.text, out);
+    }
+}
+
+/// conftest.py, Python and JS/TS test files, and jest/vitest setup and teardown files.
+fn is_harness_file(path: &str) -> bool {
+    let name = file_name(path);
+    let lower = name.to_ascii_lowercase();
+    let (stem, extension) = lower.rsplit_once('.').unwrap_or((&lower, ""));
+    let javascript = matches!(
+        extension,
+        "js" | "jsx" | "ts" | "tsx" | "mjs" | "cjs" | "mts" | "cts"
+    );
+    let in_tests = path
+        .split('/')
+        .any(|part| matches!(part, "test" | "tests" | "__tests__" | "spec" | "e2e"));
+    match extension {
+        "py" => name == "conftest.py" || stem.starts_with("test_") || stem.ends_with("_test"),
+        _ if javascript => {
+            stem.ends_with(".test")
+                || stem.ends_with(".spec")
+                || path.contains("__tests__/")
+                || ((stem.contains("setup") || stem.contains("teardown"))
+                    && (in_tests
+                        || ["test", "jest", "vitest", "global"]
+                            .iter()
+                            .any(|hint| stem.contains(hint))))
+        }
+        _ => false,
+    }
+}
+
+fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
+    cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
+}
+
+/// An exit that reports success: `os._exit(0)`, `sys.exit()`, `raise SystemExit(0)`,
+/// `pytest.exit(…, returncode=0)`, `process.exit(0)`, `process.exit()`.
+fn exits_with_success(line: &str) -> bool {
+    static PYTHON: OnceLock<Option<Regex>> = OnceLock::new();
+    static JAVASCRIPT: OnceLock<Option<Regex>> = OnceLock::new();
+    let python = regex(
+        &PYTHON,
+        r"(?:\b(?:os\._exit|sys\.exit|exit|quit|SystemExit)\s*\(\s*(?:0|False|None|os\.EX_OK)?\s*\)|\braise\s+SystemExit\s*$|\bpytest\.exit\(.*\breturncode\s*=\s*0\b)",
+    );
+    let javascript = regex(
+        &JAVASCRIPT,
+        r"\bprocess\s*\.\s*(?:exit|reallyExit)\s*\(\s*0?\s*\)",
+    );
+    [python, javascript]
+        .into_iter()
+        .flatten()
+        .any(|pattern| pattern.is_match(line))
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
+    let base_lines: HashSet<&str> = context
+        .side(Side::Base)
+        .map(|base| base.text.lines().map(str::trim).collect())
+        .unwrap_or_default();
+    // A test module run as a script (`if __name__ == "__main__": sys.exit(pytest.main())`)
+    // exits as a script does; only its `__main__` block may.
+    let mut main_block: Option<usize> = None;
+    for (index, line) in head.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if main_block.is_some_and(|depth| indent(line) <= depth) {
+            main_block = None;
+        }
+        if trimmed.starts_with("if __name__") && trimmed.contains("__main__") {
+            main_block = Some(indent(line));
+            continue;
+        }
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        if main_block.is_some()
+            || !context.is_added_line(number)
+            || base_lines.contains(trimmed)
+            || trimmed.starts_with(['#', '/', '*'])
+            || !exits_with_success(trimmed)
+        {
+            continue;
+        }
+        push(
+            out,
+            Side::Head,
+            number,
+            Severity::Error,
+            format!(
+                "the test harness now exits with success (`{}`): the runner stops and reports no failures",
+                crate::rules::markers::shorten(trimmed, 60)
+            ),
+            format!("harness-exit:{trimmed}"),
+        );
+    }
+}
+
+/// The lines of the `pytest_collection_modifyitems` hook: its `def` line index and body.
+fn hook_body(text: &str) -> Option<(usize, Vec<&str>)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.iter().position(|line| {
+        line.trim_start()
+            .starts_with("def pytest_collection_modifyitems(")
+    })?;
+    let depth = indent(lines[start]);
+    let body = lines[start + 1..]
+        .iter()
+        .take_while(|line| line.trim().is_empty() || indent(line) > depth)
+        .copied()
+        .collect();
+    Some((start, body))
+}
+
+/// Whether the hook skips or drops every collected test, and how (for the message). A loop
+/// that marks items is "every test" only when nothing inside the loop picks items; a loop
+/// gated by a command-line option or environment switch (`if not config.getoption(...)`) is
+/// the common opt-in pattern and yields `Some((false, ..))`.
+fn skips_everything(body: &[&str]) -> Option<(bool, String)> {
+    let code: Vec<&str> = body
+        .iter()
+        .copied()
+        .filter(|line| !line.trim().is_empty() && !line.trim_start().starts_with('#'))
+        .collect();
+    let top = code.first().map(|line| indent(line))?;
+    let skip_markers: Vec<String> = code
+        .iter()
+        .filter_map(|line| {
+            let (name, value) = line.trim().split_once('=')?;
+            let name = name.trim();
+            (is_skip_marker(value) && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                .then(|| name.to_string())
+        })
+        .collect();
+    let mut gate: Option<&str> = None;
+    for (at, line) in code.iter().enumerate() {
+        let trimmed = line.trim();
+        if matches!(
+            trimmed.replace(' ', "").as_str(),
+            "items[:]=[]" | "items.clear()" | "delitems[:]" | "items[:]=()"
+        ) {
+            return Some((
+                gate.is_none_or(is_switch),
+                format!("`{trimmed}` drops every collected test"),
+            ));
+        }
+        if indent(line) == top && trimmed.starts_with("if ") {
+            gate = Some(trimmed);
+            continue;
+        }
+        let Some(var) = trimmed
+            .strip_prefix("for ")
+            .and_then(|rest| rest.strip_suffix(" in items:"))
+        else {
+            continue;
+        };
+        let depth = indent(line);
+        let loop_body: Vec<&str> = code[at + 1..]
+            .iter()
+            .copied()
+            .take_while(|line| indent(line) > depth)
+            .collect();
+        let body_depth = loop_body.first().map(|line| indent(line))?;
+        let marks = loop_body.iter().find(|line| {
+            let trimmed = line.trim();
+            indent(line) == body_depth
+                && trimmed.starts_with(&format!("{}.add_marker(", var.trim()))
+                && (is_skip_marker(trimmed)
+                    || skip_markers
+                        .iter()
+                        .any(|marker| trimmed.contains(&format!("({marker})"))))
+        });
+        let picks = loop_body
+            .iter()
+            .any(|line| indent(line) == body_depth && line.trim().starts_with("if "));
+        if let Some(marks) = marks
+            && !picks
+        {
+            let nested = depth > top;
+            let unconditional = !nested && gate.is_none();
+            let gated_by_switch = gate.is_some_and(is_switch)
+                || (nested && code[..at].iter().any(|line| is_switch(line.trim())));
+            return Some((
+                unconditional || !gated_by_switch,
+                format!("`{}` in a loop over every collected test", marks.trim()),
+            ));
+        }
+    }
+    None
+}
+
+fn is_skip_marker(text: &str) -> bool {
+    ["mark.skip", "mark.xfail"]
+        .iter()
+        .any(|marker| text.contains(marker))
+}
+
+/// An `if` that tests a command-line option or an environment switch.
+fn is_switch(condition: &str) -> bool {
+    ["getoption(", "config.option.", "os.environ", "getenv("]
+        .iter()
+        .any(|switch| condition.contains(switch))
+}
+
+fn collection_hook(context: &FileContext<'_>, head: &str, out: &mut Output) {
+    let Some((start, body)) = hook_body(head) else {
+        return;
+    };
+    let Some((blocking, how)) = skips_everything(&body) else {
+        return;
+    };
+    let base = context
+        .side(Side::Base)
+        .and_then(|base| hook_body(base.text))
+        .and_then(|(_, body)| skips_everything(&body));
+    if base.is_some_and(|(base_blocking, _)| base_blocking || !blocking) {
+        return;
+    }
+    let line = u32::try_from(start + 1).unwrap_or(u32::MAX);
+    let (severity, message) = if blocking {
+        (
+            Severity::Error,
+            format!("conftest.py `pytest_collection_modifyitems` now skips every test: {how}"),
+        )
+    } else {
+        (
+            Severity::Warning,
+            format!(
+                "conftest.py `pytest_collection_modifyitems` skips every test behind a command-line option or environment switch: {how}"
+            ),
+        )
+    };
+    push(
+        out,
+        Side::Head,
+        line,
+        severity,
+        message,
+        "conftest:pytest_collection_modifyitems".to_string(),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(hook: &str) -> Option<bool> {
+        let (_, body) = hook_body(hook)?;
+        skips_everything(&body).map(|(blocking, _)| blocking)
+    }
+
+    #[test]
+    fn hooks_that_skip_everything() {
+        let marks = "def pytest_collection_modifyitems(config, items):\n    for item in items:\n        item.add_marker(pytest.mark.skip(reason=\"flaky\"))\n";
+        assert_eq!(judge(marks), Some(true));
+        let via_variable = "def pytest_collection_modifyitems(config, items):\n    skip = pytest.mark.skip(reason=\"x\")\n    for item in items:\n        item.add_marker(skip)\n";
+        assert_eq!(judge(via_variable), Some(true));
+        let cleared = "def pytest_collection_modifyitems(session, config, items):\n    config.hook.pytest_deselected(items=items[:])\n    items[:] = []\n";
+        assert_eq!(judge(cleared), Some(true));
+        let guarded_by_anything = "def pytest_collection_modifyitems(config, items):\n    if items:\n        for item in items:\n            item.add_marker(pytest.mark.skip)\n";
+        assert_eq!(judge(guarded_by_anything), Some(true));
+    }
+
+    #[test]
+    fn hooks_that_pick_reorder_or_opt_in() {
+        let runslow = "def pytest_collection_modifyitems(config, items):\n    if config.getoption(\"--runslow\"):\n        return\n    skip_slow = pytest.mark.skip(reason=\"need --runslow\")\n    for item in items:\n        if \"slow\" in item.keywords:\n            item.add_marker(skip_slow)\n";
+        assert_eq!(judge(runslow), None);
+        let reorder = "def pytest_collection_modifyitems(items):\n    items.sort(key=lambda item: item.name)\n    for item in items:\n        item.add_marker(pytest.mark.slow)\n";
+        assert_eq!(judge(reorder), None);
+        let opt_in = "def pytest_collection_modifyitems(config, items):\n    if not config.getoption(\"--integration\"):\n        for item in items:\n            item.add_marker(pytest.mark.skip(reason=\"needs --integration\"))\n";
+        assert_eq!(judge(opt_in), Some(false));
+    }
+
+    #[test]
+    fn exits_that_report_success() {
+        for line in [
+            "os._exit(0)",
+            "sys.exit(0)",
+            "sys.exit()",
+            "raise SystemExit(0)",
+            "pytest.exit(\"done\", returncode=0)",
+            "process.exit(0);",
+            "process.exit()",
+        ] {
+            assert!(exits_with_success(line), "{line}");
+        }
+        for line in [
+            "sys.exit(main())",
+            "process.exit(1)",
+            "sys.exit(1)",
+            "os._exit(code)",
+        ] {
+            assert!(!exits_with_success(line), "{line}");
+        }
+        assert!(is_harness_file("tests/conftest.py"));
+        assert!(is_harness_file("test/global-setup.ts"));
+        assert!(is_harness_file("jest.setup.js"));
+        assert!(is_harness_file("src/app.test.ts"));
+        assert!(!is_harness_file("scripts/release.js"));
+        assert!(!is_harness_file("setup.py"));
+    }
+}
