@@ -12,6 +12,35 @@ use std::collections::BTreeMap;
 /// streams them, and `unreadable-change` reports what that hides.
 pub const MAX_FILE_BYTES: usize = 2 * 1024 * 1024;
 
+/// Lockfiles are read whole by the dependency rules, which are cheap on them, and outgrow the
+/// general cap in honest projects (a monorepo's `package-lock.json` passes 2 MiB easily).
+pub const MAX_LOCKFILE_BYTES: usize = 32 * 1024 * 1024;
+
+/// File names that get [`MAX_LOCKFILE_BYTES`] (the lockfiles `deps` reads; a test there keeps
+/// the two lists in step).
+pub const LOCKFILE_NAMES: &[&str] = &[
+    "Cargo.lock",
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+    "uv.lock",
+    "pdm.lock",
+    "Pipfile.lock",
+    "go.sum",
+];
+
+/// The size cap for the file at `path`: past it, the file is not held in memory as text.
+pub fn size_cap(path: &str) -> usize {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if LOCKFILE_NAMES.contains(&name) {
+        MAX_LOCKFILE_BYTES
+    } else {
+        MAX_FILE_BYTES
+    }
+}
+
 /// How many leading bytes decide "binary" (git's own heuristic looks at the first 8000).
 const BINARY_PROBE_BYTES: usize = 8000;
 
@@ -139,7 +168,16 @@ impl Content {
     /// Classifies raw bytes: oversized, binary, LFS pointer, non-UTF-8 or text. Whatever is
     /// within the size cap stays readable, lossily when it must.
     pub fn from_bytes(bytes: Vec<u8>) -> Content {
-        if bytes.len() > MAX_FILE_BYTES {
+        Content::from_bytes_capped(bytes, MAX_FILE_BYTES)
+    }
+
+    /// [`Content::from_bytes`] for the file at `path`, under that file's [`size_cap`].
+    pub fn of_file(path: &str, bytes: Vec<u8>) -> Content {
+        Content::from_bytes_capped(bytes, size_cap(path))
+    }
+
+    fn from_bytes_capped(bytes: Vec<u8>, cap: usize) -> Content {
+        if bytes.len() > cap {
             let magic = sniff(&bytes);
             return Content::large(magic, LargeSource::Bytes(bytes.into()));
         }
@@ -446,13 +484,19 @@ pub fn pair_trees(
     for (path, base_bytes) in base {
         match head.remove(&path) {
             Some(head_bytes) if head_bytes == base_bytes => {}
-            Some(head_bytes) => pairs.push(FilePair::new(
-                Status::Modified,
-                Some(path.clone()),
-                Some(path),
-                Content::from_bytes(base_bytes),
-                Content::from_bytes(head_bytes),
-            )),
+            Some(head_bytes) => {
+                let (base, head) = (
+                    Content::of_file(&path, base_bytes),
+                    Content::of_file(&path, head_bytes),
+                );
+                pairs.push(FilePair::new(
+                    Status::Modified,
+                    Some(path.clone()),
+                    Some(path),
+                    base,
+                    head,
+                ));
+            }
             None => deleted.push((path, base_bytes)),
         }
     }
@@ -467,30 +511,35 @@ pub fn pair_trees(
         match best {
             Some((_, index)) => {
                 let (new_path, head_bytes) = added.remove(index);
+                let (base, head) = (
+                    Content::of_file(&old_path, base_bytes),
+                    Content::of_file(&new_path, head_bytes),
+                );
                 pairs.push(FilePair::new(
                     Status::Renamed,
                     Some(old_path),
                     Some(new_path),
-                    Content::from_bytes(base_bytes),
-                    Content::from_bytes(head_bytes),
+                    base,
+                    head,
                 ));
             }
             None => pairs.push(FilePair::new(
                 Status::Deleted,
-                Some(old_path),
+                Some(old_path.clone()),
                 None,
-                Content::from_bytes(base_bytes),
+                Content::of_file(&old_path, base_bytes),
                 Content::Absent,
             )),
         }
     }
     for (new_path, head_bytes) in added {
+        let head = Content::of_file(&new_path, head_bytes);
         pairs.push(FilePair::new(
             Status::Added,
             None,
             Some(new_path),
             Content::Absent,
-            Content::from_bytes(head_bytes),
+            head,
         ));
     }
     pairs.sort_by(|a, b| a.path().cmp(b.path()));

@@ -85,11 +85,9 @@ fn package_lock(text: &str, out: &mut Origins) {
             let resolved = entry.get("resolved")?.as_str()?;
             Some((name, resolved.to_string()))
         });
+    let anchors = super::lockfile::QuotedLines::new(text);
     for (name, resolved) in found {
-        let index = text
-            .lines()
-            .position(|line| line.contains(&resolved))
-            .unwrap_or(0);
+        let index = anchors.quoted(&resolved).saturating_sub(1);
         record(out, &name, origin(&resolved), index);
     }
 }

@@ -8,7 +8,8 @@
 pub mod command;
 
 use crate::changeset::{
-    ChangeSet, Content, FilePair, LargeSource, MAX_FILE_BYTES, Status, Unreadability, sniff,
+    ChangeSet, Content, FilePair, LargeSource, MAX_FILE_BYTES, Status, Unreadability, size_cap,
+    sniff,
 };
 use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
@@ -459,14 +460,22 @@ impl Git {
             // a text file replaced by one is judged, and a link's target is scanned for secrets.
             let base = match status {
                 Status::Added => Content::Absent,
-                _ => self.side_content(delta.old_file().id(), delta.old_file().mode()),
+                _ => self.side_content(
+                    delta.old_file().id(),
+                    delta.old_file().mode(),
+                    old_path.as_deref().unwrap_or_default(),
+                ),
             };
             let head = match (status, workdir) {
                 (Status::Deleted, _) => Content::Absent,
                 (_, Some(workdir)) if delta.new_file().mode() != FileMode::Commit => {
                     read_worktree_file(workdir, new_path.as_deref().unwrap_or_default())
                 }
-                _ => self.side_content(delta.new_file().id(), delta.new_file().mode()),
+                _ => self.side_content(
+                    delta.new_file().id(),
+                    delta.new_file().mode(),
+                    new_path.as_deref().unwrap_or_default(),
+                ),
             };
             change
                 .files
@@ -477,20 +486,20 @@ impl Git {
     }
 
     /// One side of a delta: a submodule, a symbolic link (its target), or a blob.
-    fn side_content(&self, id: Oid, mode: FileMode) -> Content {
+    fn side_content(&self, id: Oid, mode: FileMode, path: &str) -> Content {
         match mode {
             FileMode::Commit => Content::opaque(Unreadability::Submodule),
             FileMode::Link => match self.repo.find_blob(id) {
                 Ok(blob) => Content::symlink(blob.content()),
                 Err(_) => Content::opaque(Unreadability::Missing),
             },
-            _ => self.blob_content(id),
+            _ => self.blob_content(id, path),
         }
     }
 
-    fn blob_content(&self, id: Oid) -> Content {
+    fn blob_content(&self, id: Oid, path: &str) -> Content {
         match self.repo.find_blob(id) {
-            Ok(blob) if blob.size() > MAX_FILE_BYTES => {
+            Ok(blob) if blob.size() > size_cap(path) => {
                 // Not copied: the secret scanner reads the blob again, in chunks, when it
                 // gets to this file.
                 let source = LargeSource::Blob {
@@ -499,7 +508,7 @@ impl Git {
                 };
                 Content::large(sniff(blob.content()), source)
             }
-            Ok(blob) => Content::from_bytes(blob.content().to_vec()),
+            Ok(blob) => Content::of_file(path, blob.content().to_vec()),
             Err(_) => Content::opaque(Unreadability::Missing),
         }
     }
@@ -512,7 +521,7 @@ fn read_worktree_file(workdir: &Path, path: &str) -> Content {
             Ok(target) => Content::symlink(target.as_os_str().as_encoded_bytes()),
             Err(_) => Content::opaque(Unreadability::Missing),
         },
-        Ok(meta) if meta.len() > MAX_FILE_BYTES as u64 => {
+        Ok(meta) if meta.len() > size_cap(path) as u64 => {
             let mut head = [0u8; 512];
             let read = std::fs::File::open(&full)
                 .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
@@ -520,7 +529,7 @@ fn read_worktree_file(workdir: &Path, path: &str) -> Content {
             Content::large(sniff(&head[..read]), LargeSource::File(full))
         }
         Ok(_) => match std::fs::read(&full) {
-            Ok(bytes) => Content::from_bytes(bytes),
+            Ok(bytes) => Content::of_file(path, bytes),
             Err(_) => Content::opaque(Unreadability::Missing),
         },
         Err(_) => Content::Absent,

@@ -18,6 +18,10 @@ declare_rule! {
     ///   environment variable `INTEGRITY_GATE_PARSE_BUDGET_MS` sets it): the syntax rules did
     ///   not run on it, or saw only part of it. The run goes on with the other files.
     /// - A file that was already unreadable and is changed where a rule looks (warning).
+    /// - A text file no rule reads as code, configuration or test (documentation, data) made
+    ///   unreadable: a warning, since the secret scanner still reads it.
+    ///
+    /// Lockfiles have a 32 MiB cap instead of 2 MiB: the dependency rules read them whole.
     ///
     /// The rules still read such files as far as they can (a lossy copy, with each invalid byte
     /// replaced), and the secret scanner reads every line the change adds, streams files over
@@ -57,8 +61,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     {
         let what = head.kind.reason();
         let judged = match &pair.base {
-            Content::Text(_) => Some((
+            Content::Text(_) if is_read_by_rules(path) => Some((
                 Severity::Error,
+                format!("the change makes this text file unreadable: {what}"),
+            )),
+            // Outside code, config and tests only the secret scanner reads a file, and it still
+            // does (lossily, streamed, or the link's target): shown, but not blocking.
+            Content::Text(_) => Some((
+                Severity::Warning,
                 format!("the change makes this text file unreadable: {what}"),
             )),
             Content::Absent if is_read_by_rules(path) => Some((

@@ -342,3 +342,54 @@ fn uncommitted_large_file_and_symlink_are_scanned_with_worktree() {
     assert_blocks(&output, "leaked-secret", "link");
     assert!(!stdout(&output).contains(&token()));
 }
+
+/// A lockfile that outgrows the general 2 MiB cap is still read whole (honest monorepos have
+/// such lockfiles): no `unreadable-change`, and a package moved to another host still blocks.
+#[test]
+fn a_lockfile_past_two_mebibytes_is_still_read() {
+    let entry = |name: &str, host: &str| {
+        format!(
+            "    \"node_modules/{name}\": {{\"version\": \"1.0.0\", \"resolved\": \
+             \"https://{host}/{name}/-/{name}-1.0.0.tgz\"}},\n"
+        )
+    };
+    let lock = |moved_host: &str| {
+        let mut text = String::from("{\n  \"lockfileVersion\": 3,\n  \"packages\": {\n");
+        for index in 0..30_000 {
+            text.push_str(&entry(&format!("pkg-{index}"), "registry.npmjs.org"));
+        }
+        text.push_str(&entry("left-pad", moved_host));
+        text.push_str("    \"\": {\"name\": \"app\"}\n  }\n}\n");
+        text
+    };
+    let base = lock("registry.npmjs.org");
+    assert!(base.len() > 2 * 1024 * 1024);
+    let repo = change(
+        &[("package-lock.json", base.as_bytes())],
+        &[("package-lock.json", lock("evil.example.com").as_bytes())],
+    );
+    let output = diff(&repo);
+    let found = findings(&output);
+    assert!(
+        !found.iter().any(|(rule, _, _)| rule == "unreadable-change"),
+        "{found:?}"
+    );
+    assert_blocks(&output, "new-dependency", "package-lock.json");
+}
+
+/// Outside code, configuration and tests only the secret scanner reads a file, and it still
+/// does: a stray byte in documentation is shown as a warning, not a block.
+#[test]
+fn a_stray_byte_in_documentation_is_a_warning() {
+    let repo = change(
+        &[("docs/guide.txt", b"Caf\xc3\xa9 guide\n")],
+        &[("docs/guide.txt", b"Caf\xe9 guide\n")],
+    );
+    let output = diff(&repo);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(findings(&output).contains(&(
+        "unreadable-change".to_string(),
+        "warning".to_string(),
+        "docs/guide.txt".to_string()
+    )));
+}
