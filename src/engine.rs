@@ -20,6 +20,8 @@ use std::collections::HashMap;
 
 /// Longest snippet attached to a finding, in lines.
 const SNIPPET_LINES: usize = 8;
+/// Longest snippet, in characters: one minified line can be megabytes long.
+const SNIPPET_CHARS: usize = 1000;
 
 /// The outcome of one analysis, before any formatting.
 #[derive(Clone, Debug, Default)]
@@ -120,11 +122,15 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     let mut judged: HashMap<&str, usize> = HashMap::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
+        let mut kept = Vec::new();
         for (rule, candidate) in &result.candidates {
             let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
                 continue;
             };
             *judged.entry(rule.id).or_default() += 1;
+            kept.push((*rule, candidate));
+        }
+        for (rule, candidate) in crate::repeats::collapse(kept) {
             if let Some(finding) = to_finding(rule, candidate, pair, policy) {
                 findings.push(finding);
             }
@@ -309,6 +315,25 @@ fn analyze_file(
             result.tests = Some((language.family(), base, head));
         }
     }
+    for (side, hazards) in context.hazards() {
+        let message = if hazards.token_run {
+            format!(
+                "more than {} tokens in a row without code between them on the {} side; syntax rules did not run on it",
+                crate::lang::MAX_TOKEN_RUN,
+                side.as_str()
+            )
+        } else {
+            format!(
+                "code nested deeper than {} levels on the {} side; syntax rules did not look below that depth",
+                crate::lang::MAX_SYNTAX_DEPTH,
+                side.as_str()
+            )
+        };
+        result.notes.push(Note {
+            path: pair.path().to_string(),
+            message,
+        });
+    }
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {
             path: pair.path().to_string(),
@@ -382,9 +407,12 @@ fn to_finding(
     // Redaction happens here, once, for every rule: no reporter can show what a finding
     // never holds.
     let scanner = crate::secrets::scanner();
+    // Cut after redacting, so that a cut can never leave part of a secret unrecognised.
     let snippet = text
         .map(|text| line_slice(text, candidate.line, candidate.end_line, SNIPPET_LINES))
-        .map(|snippet| scanner.redact_text(&snippet))
+        .map(|snippet| {
+            crate::rules::markers::shorten(&scanner.redact_text(&snippet), SNIPPET_CHARS)
+        })
         .unwrap_or_default();
     let message = scanner.redact_line(&candidate.message);
     Some(Finding {

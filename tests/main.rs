@@ -2,6 +2,7 @@
 //! in-process, and command-line tests against real temporary git repositories.
 
 mod cli;
+mod fail_closed;
 mod fixtures;
 mod github;
 mod inventory;

@@ -534,9 +534,13 @@ pub fn warm(texts: &[(Language, &str)], prefilters: &Prefilters) {
 pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<QueryMatch> {
     let source = parsed.text.as_str();
     let mut cursor = QueryCursor::new();
-    // Bound pathological inputs: a match limit keeps memory flat on generated files.
+    // Bound pathological inputs: a match limit keeps memory flat on generated files, and a
+    // start depth keeps a 100k-deep file from costing O(nodes · depth); the engine notes files
+    // nested deeper than that.
     cursor.set_match_limit(4096);
-    let mut matches = cursor.matches(&query.query, parsed.tree.root_node(), source.as_bytes());
+    cursor.set_max_start_depth(Some(crate::lang::MAX_SYNTAX_DEPTH));
+    let root = parsed.tree.root_node();
+    let mut matches = cursor.matches(&query.query, root, source.as_bytes());
     let mut out = Vec::new();
     let names = query.query.capture_names();
     while let Some(found) = matches.next() {
@@ -548,7 +552,7 @@ pub fn run(query: &CompiledQuery, parsed: &Parsed, language: Language) -> Vec<Qu
             continue;
         };
         let node = finding.node;
-        let scope = qualified_scope(node, source, language);
+        let scope = qualified_scope(root, node, source, language);
         let key_node = query.key.and_then(|key| {
             found
                 .captures()

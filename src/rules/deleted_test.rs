@@ -393,30 +393,38 @@ fn removed_test_modules(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
-/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module.
-fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        if child.kind() == "mod_item" {
-            if child.child_by_field_name("body").is_none() {
-                let name = child
-                    .child_by_field_name("name")
-                    .and_then(|name| source.get(name.byte_range()))
-                    .unwrap_or_default();
-                let cfg_test = child.prev_named_sibling().is_some_and(|attribute| {
-                    attribute.kind() == "attribute_item"
-                        && source
-                            .get(attribute.byte_range())
-                            .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
-                });
-                if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
-                    let line = u32::try_from(child.start_position().row).unwrap_or(0) + 1;
-                    out.push((name.to_string(), line));
-                }
-            }
+/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module. The walk keeps
+/// its own stack: a hostile file nests far deeper than the thread's stack would allow recursion.
+fn collect_test_mods(root: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
+    let mut cursor = root.walk();
+    // Reversed onto the stack so that nodes come off it in document order.
+    let mut pending: Vec<_> = root.named_children(&mut cursor).collect();
+    pending.reverse();
+    while let Some(node) = pending.pop() {
+        if node.kind() != "mod_item" {
+            let mut cursor = node.walk();
+            let start = pending.len();
+            pending.extend(node.named_children(&mut cursor));
+            pending[start..].reverse();
             continue;
         }
-        collect_test_mods(child, source, out);
+        if node.child_by_field_name("body").is_some() {
+            continue;
+        }
+        let name = node
+            .child_by_field_name("name")
+            .and_then(|name| source.get(name.byte_range()))
+            .unwrap_or_default();
+        let cfg_test = node.prev_named_sibling().is_some_and(|attribute| {
+            attribute.kind() == "attribute_item"
+                && source
+                    .get(attribute.byte_range())
+                    .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
+        });
+        if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
+            let line = u32::try_from(node.start_position().row).unwrap_or(0) + 1;
+            out.push((name.to_string(), line));
+        }
     }
 }
 
