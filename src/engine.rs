@@ -14,7 +14,7 @@ use crate::rules::{
     inventory,
 };
 use crate::suppress;
-use crate::text::line_slice;
+use crate::text::{line_slice_at, line_starts};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -130,8 +130,9 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             *judged.entry(rule.id).or_default() += 1;
             kept.push((*rule, candidate));
         }
+        let lines = LineStarts::default();
         for (rule, candidate) in crate::repeats::collapse(kept) {
-            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+            if let Some(finding) = to_finding(rule, candidate, pair, policy, &lines) {
                 findings.push(finding);
             }
         }
@@ -161,7 +162,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             let Some(pair) = pairs.get(index) else {
                 continue;
             };
-            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+            if let Some(finding) = to_finding(rule, candidate, pair, policy, &LineStarts::default())
+            {
                 findings.push(finding);
             }
         }
@@ -201,7 +203,7 @@ pub fn append(
         let Some(pair) = change.files.get(index) else {
             continue;
         };
-        if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+        if let Some(finding) = to_finding(rule, candidate, pair, policy, &LineStarts::default()) {
             report.findings.push(finding);
         }
     }
@@ -382,11 +384,19 @@ fn judge_across_files(
     Some(candidate)
 }
 
+/// Each side's [`line_starts`], found on first use and shared by the findings of one file.
+#[derive(Default)]
+struct LineStarts {
+    base: std::cell::OnceCell<Vec<usize>>,
+    head: std::cell::OnceCell<Vec<usize>>,
+}
+
 fn to_finding(
     rule: &'static Rule,
     candidate: Candidate,
     pair: &FilePair,
     policy: &Policy,
+    lines: &LineStarts,
 ) -> Option<Finding> {
     let (path, text) = match candidate.side {
         Side::Head => (pair.new_path.as_deref(), pair.head.text()),
@@ -409,7 +419,20 @@ fn to_finding(
     let scanner = crate::secrets::scanner();
     // Cut after redacting, so that a cut can never leave part of a secret unrecognised.
     let snippet = text
-        .map(|text| line_slice(text, candidate.line, candidate.end_line, SNIPPET_LINES))
+        .map(|text| {
+            let starts = match candidate.side {
+                Side::Head => &lines.head,
+                Side::Base => &lines.base,
+            }
+            .get_or_init(|| line_starts(text));
+            line_slice_at(
+                text,
+                starts,
+                candidate.line,
+                candidate.end_line,
+                SNIPPET_LINES,
+            )
+        })
         .map(|snippet| {
             crate::rules::markers::shorten(&scanner.redact_text(&snippet), SNIPPET_CHARS)
         })

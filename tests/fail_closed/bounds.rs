@@ -307,3 +307,48 @@ fn a_minified_line_of_empty_catches_is_bounded_and_still_reported() {
         );
     }
 }
+
+/// Item 14: a jest config nested 100k objects deep. Listing its settings climbed the parents of
+/// every `key: value` pair (O(pairs · depth²)): over a minute even at 10k. The threshold that
+/// the change removed must still be reported.
+#[test]
+fn a_deeply_nested_config_object_stays_linear() {
+    let base = "module.exports = {coverageThreshold: {global: {lines: 90}}};\n";
+    let head = format!(
+        "module.exports = {{coverageThreshold: {}1{}}};\n",
+        "{a: ".repeat(DEPTH),
+        "}".repeat(DEPTH)
+    );
+    let (run, report) = analyse(&[("jest.config.js".into(), base.into(), head)]);
+    assert_eq!(run.status.code(), Some(1), "{}", run.stdout);
+    assert!(
+        report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|finding| finding["rule"] == "weakened-coverage"),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Item 14/15: 15k empty catches, one per line, in one test nested 150 callbacks deep. Per
+/// finding the gate rescanned the file for its snippet, hashed every line prefix of the test
+/// body anew and climbed the parents of each match: over a minute in a debug build.
+#[test]
+fn thousands_of_findings_in_one_nested_test_stay_linear() {
+    let head = format!(
+        "test('t', () => {{{}{}{}}});\n",
+        "(() => {".repeat(150),
+        "try { x() } catch (e) {}\n".repeat(15_000),
+        "})();".repeat(150)
+    );
+    let (run, report) = analyse(&[("tests/many.test.js".into(), String::new(), head)]);
+    let catches = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["rule"] == "empty-catch")
+        .count();
+    assert_eq!(catches, 15_000, "{}", run.stderr);
+}
