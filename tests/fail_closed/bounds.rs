@@ -352,3 +352,18 @@ fn thousands_of_findings_in_one_nested_test_stay_linear() {
         .count();
     assert_eq!(catches, 15_000, "{}", run.stderr);
 }
+
+/// Item 14: the same key nested 100k deep (`{coverageThreshold: {coverageThreshold: ...}}`).
+/// Every same-named pair was converted again, each cut-off level copying the rest of the file:
+/// over a minute and 2 GB.
+#[test]
+fn a_config_key_nested_in_itself_stays_linear() {
+    let base = "module.exports = {coverageThreshold: {global: {lines: 90}}};\n";
+    let head = format!(
+        "module.exports = {{coverageThreshold: {}1{}}};\n",
+        "{coverageThreshold:".repeat(DEPTH),
+        "}".repeat(DEPTH)
+    );
+    let (run, _) = analyse(&[("jest.config.js".into(), base.into(), head)]);
+    assert_eq!(run.status.code(), Some(1), "{}", run.stdout);
+}
