@@ -14,12 +14,14 @@ use crate::rules::{
     UNREADABLE_CHANGE, inventory, over_budget,
 };
 use crate::suppress;
-use crate::text::line_slice;
+use crate::text::{line_slice_at, line_starts};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// Longest snippet attached to a finding, in lines.
 const SNIPPET_LINES: usize = 8;
+/// Longest snippet, in characters: one minified line can be megabytes long.
+const SNIPPET_CHARS: usize = 1000;
 
 /// The outcome of one analysis, before any formatting.
 #[derive(Clone, Debug, Default)]
@@ -132,12 +134,17 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     let mut judged: HashMap<&str, usize> = HashMap::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
+        let mut kept = Vec::new();
         for (rule, candidate) in &result.candidates {
             let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
                 continue;
             };
             *judged.entry(rule.id).or_default() += 1;
-            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+            kept.push((*rule, candidate));
+        }
+        let lines = LineStarts::default();
+        for (rule, candidate) in crate::repeats::collapse(kept) {
+            if let Some(finding) = to_finding(rule, candidate, pair, policy, &lines) {
                 findings.push(finding);
             }
         }
@@ -167,7 +174,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             let Some(pair) = pairs.get(index) else {
                 continue;
             };
-            if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+            if let Some(finding) = to_finding(rule, candidate, pair, policy, &LineStarts::default())
+            {
                 findings.push(finding);
             }
         }
@@ -222,7 +230,7 @@ pub fn append(
         let Some(pair) = change.files.get(index) else {
             continue;
         };
-        if let Some(finding) = to_finding(rule, candidate, pair, policy) {
+        if let Some(finding) = to_finding(rule, candidate, pair, policy, &LineStarts::default()) {
             report.findings.push(finding);
         }
     }
@@ -345,6 +353,7 @@ fn analyze_file(
                 .map(|candidate| (*rule, candidate)),
         );
     }
+    hazard_findings(&context, rules, &mut result);
     for (side, errors) in context.parse_errors() {
         result.notes.push(Note {
             path: pair.path().to_string(),
@@ -355,6 +364,76 @@ fn analyze_file(
         });
     }
     result
+}
+
+/// Shapes the syntax rules cannot search (nesting past [`crate::lang::MAX_SYNTAX_DEPTH`], a
+/// run of more than [`crate::lang::MAX_TOKEN_RUN`] bare tokens). A change that brings one in has
+/// blinded the syntax rules on this file (a padded array is enough), so that is an
+/// `unreadable-change` error; a shape base already had is a warning; one only in base, a note.
+fn hazard_findings(context: &FileContext<'_>, rules: &[&'static Rule], result: &mut FileResult) {
+    let found = context.hazards();
+    let head = found
+        .iter()
+        .find(|(side, _)| *side == Side::Head)
+        .map(|(_, h)| *h);
+    if head.is_some() {
+        // Base is judged too, even when no rule needed its tree.
+        context.parsed(Side::Base);
+    }
+    let base = context
+        .hazards()
+        .into_iter()
+        .find(|(side, _)| *side == Side::Base)
+        .map(|(_, hazards)| hazards);
+    let describe = |hazards: crate::lang::Hazards, side: Side| {
+        if hazards.token_run {
+            format!(
+                "more than {} tokens in a row without code between them on the {} side; \
+                 syntax rules did not run on it",
+                crate::lang::MAX_TOKEN_RUN,
+                side.as_str()
+            )
+        } else {
+            format!(
+                "code nested deeper than {} levels on the {} side; syntax rules did not look \
+                 below that depth",
+                crate::lang::MAX_SYNTAX_DEPTH,
+                side.as_str()
+            )
+        }
+    };
+    let path = context.pair.path().to_string();
+    if let Some(hazards) = base.filter(|_| head.is_none()) {
+        result.notes.push(Note {
+            path,
+            message: describe(hazards, Side::Base),
+        });
+        return;
+    }
+    let Some(hazards) = head else {
+        return;
+    };
+    let severity = if base == Some(hazards) {
+        Severity::Warning
+    } else {
+        Severity::Error
+    };
+    match rules.iter().find(|rule| rule.id == UNREADABLE_CHANGE.id) {
+        Some(rule) => result.candidates.push((
+            *rule,
+            Candidate::at_line(
+                Side::Head,
+                1,
+                severity,
+                describe(hazards, Side::Head),
+                "syntax-hazard".to_string(),
+            ),
+        )),
+        None => result.notes.push(Note {
+            path,
+            message: describe(hazards, Side::Head),
+        }),
+    }
 }
 
 /// Applies the cross-file facts: drops a candidate that some changed file already explains (a
@@ -393,11 +472,19 @@ fn judge_across_files(
     Some(candidate)
 }
 
+/// Each side's [`line_starts`], found on first use and shared by the findings of one file.
+#[derive(Default)]
+struct LineStarts {
+    base: std::cell::OnceCell<Vec<usize>>,
+    head: std::cell::OnceCell<Vec<usize>>,
+}
+
 fn to_finding(
     rule: &'static Rule,
     candidate: Candidate,
     pair: &FilePair,
     policy: &Policy,
+    lines: &LineStarts,
 ) -> Option<Finding> {
     let (path, text) = match candidate.side {
         Side::Head => (pair.new_path.as_deref(), pair.head.text()),
@@ -418,9 +505,25 @@ fn to_finding(
     // Redaction happens here, once, for every rule: no reporter can show what a finding
     // never holds.
     let scanner = crate::secrets::scanner();
+    // Cut after redacting, so that a cut can never leave part of a secret unrecognised.
     let snippet = text
-        .map(|text| line_slice(text, candidate.line, candidate.end_line, SNIPPET_LINES))
-        .map(|snippet| scanner.redact_text(&snippet))
+        .map(|text| {
+            let starts = match candidate.side {
+                Side::Head => &lines.head,
+                Side::Base => &lines.base,
+            }
+            .get_or_init(|| line_starts(text));
+            line_slice_at(
+                text,
+                starts,
+                candidate.line,
+                candidate.end_line,
+                SNIPPET_LINES,
+            )
+        })
+        .map(|snippet| {
+            crate::rules::markers::shorten(&scanner.redact_text(&snippet), SNIPPET_CHARS)
+        })
         .unwrap_or_default();
     let message = scanner.redact_line(&candidate.message);
     // A token used as a file name is shown redacted like any other: losing the annotation's

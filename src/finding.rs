@@ -109,7 +109,16 @@ pub fn stable_hash(parts: &[&str]) -> String {
 
 /// 64-bit FNV-1a: tiny and identical across runs and platforms (unlike `DefaultHasher`).
 pub fn fnv1a64(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+    fnv1a64_continue(FNV1A64_START, bytes)
+}
+
+/// The FNV-1a state before any byte.
+pub const FNV1A64_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a continued from `hash` over more bytes, so hashes of growing prefixes cost O(length)
+/// in all rather than O(length²).
+pub fn fnv1a64_continue(hash: u64, bytes: impl IntoIterator<Item = u8>) -> u64 {
+    bytes.into_iter().fold(hash, |hash, byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }

@@ -31,6 +31,7 @@ pub mod github;
 pub mod hook;
 pub mod lang;
 pub mod query;
+pub mod repeats;
 pub mod report;
 pub mod rules;
 pub mod secrets;

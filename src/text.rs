@@ -39,12 +39,41 @@ pub fn nearest<'c>(
 
 /// Lines `first..=last` (1-based) of `text`, at most `max_lines` of them.
 pub fn line_slice(text: &str, first: u32, last: u32, max_lines: usize) -> String {
+    line_slice_at(text, &line_starts(text), first, last, max_lines)
+}
+
+/// Byte offset of the start of each line of `text`, as [`str::lines`] counts lines.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(
+            text.bytes()
+                .enumerate()
+                .filter(|(index, byte)| *byte == b'\n' && index + 1 < text.len())
+                .map(|(index, _)| index + 1),
+        )
+        .filter(|_| !text.is_empty())
+        .collect()
+}
+
+/// [`line_slice`] with the line starts found once ([`line_starts`]): a file with thousands of
+/// findings would otherwise be rescanned for each.
+pub fn line_slice_at(
+    text: &str,
+    starts: &[usize],
+    first: u32,
+    last: u32,
+    max_lines: usize,
+) -> String {
     let first = first.max(1) as usize;
     let last = (last.max(first as u32)) as usize;
     let count = (last - first + 1).min(max_lines);
-    text.lines()
-        .skip(first - 1)
-        .take(count)
+    (first - 1..first - 1 + count)
+        .map_while(|index| {
+            let start = *starts.get(index)?;
+            let end = starts.get(index + 1).copied().unwrap_or(text.len());
+            // `lines()` on the one line keeps its exact idea of line endings.
+            Some(text[start..end].lines().next().unwrap_or_default())
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -139,6 +168,25 @@ mod tests {
         assert_eq!(line_slice(text, 2, 3, 10), "b\nc");
         assert_eq!(line_slice(text, 1, 4, 2), "a\nb");
         assert_eq!(line_slice(text, 9, 9, 2), "");
+    }
+
+    #[test]
+    fn indexed_slices_match_lines() {
+        for text in ["", "a", "a\n", "a\r\nb\n\nc", "x\ny\r", "\n\n"] {
+            let lines: Vec<&str> = text.lines().collect();
+            for first in 1..=lines.len() as u32 + 1 {
+                for last in first..=lines.len() as u32 + 1 {
+                    let expected = lines
+                        .iter()
+                        .skip(first as usize - 1)
+                        .take((last - first + 1).min(2) as usize)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                    assert_eq!(line_slice(text, first, last, 2), expected, "{text:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -479,7 +479,18 @@ fn unwrap_expr(mut node: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
 /// Expression text shown in messages is capped so a huge expression cannot
 /// flood the report.
 fn short(text: &str) -> String {
-    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Gathered only as far as can matter (the text may be a megabyte-long expression), with
+    // room past the cut so redaction sees whole tokens before the message is shortened.
+    let mut one_line = String::new();
+    for word in text.split_whitespace() {
+        if one_line.len() > 4096 {
+            break;
+        }
+        if !one_line.is_empty() {
+            one_line.push(' ');
+        }
+        one_line.push_str(word);
+    }
     crate::secrets::shorten_redacted(&one_line, 60, "...")
 }
 
@@ -669,6 +680,9 @@ impl<'t> JsDoc<'t> {
                         let mut v = self.convert(value, 0);
                         v.line = row(node);
                         out.push((node.start_byte(), v));
+                        // Its value is converted already; converting each same-named pair nested
+                        // inside it again was quadratic on `{x: {x: {x: ...}}}`.
+                        continue;
                     }
                 }
                 "shorthand_property_identifier" if self.text_of(node) == name => {

@@ -3,8 +3,10 @@
 //! Sits after the change set and before the query engine. It knows nothing about rules: it turns
 //! text into a tree and answers "what encloses this node" questions that keys are built from.
 
+mod depth;
 mod scope;
 
+pub use depth::{Hazards, MAX_SYNTAX_DEPTH, MAX_TOKEN_RUN, ancestors, hazards};
 pub use scope::{qualified_scope, string_literal_text};
 
 use tree_sitter::{Parser, Tree};

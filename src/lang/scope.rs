@@ -25,16 +25,18 @@ const JS_SCOPE_CALLEES: &[&str] = &[
     "bench",
 ];
 
-/// The names of the scopes that enclose `node` (outermost first), not including `node` itself.
-pub fn qualified_scope(node: Node<'_>, source: &str, language: Language) -> Vec<String> {
-    let mut names = Vec::new();
-    let mut current = node.parent();
-    while let Some(ancestor) = current {
-        if let Some(name) = scope_name(ancestor, source, language) {
-            names.push(name);
-        }
-        current = ancestor.parent();
-    }
+/// The names of the scopes that enclose `node` (outermost first), not including `node` itself;
+/// `root` is the root of `node`'s tree (see [`super::ancestors`] for why).
+pub fn qualified_scope(
+    root: Node<'_>,
+    node: Node<'_>,
+    source: &str,
+    language: Language,
+) -> Vec<String> {
+    let mut names: Vec<String> = super::ancestors(root, node)
+        .into_iter()
+        .filter_map(|ancestor| scope_name(ancestor, source, language))
+        .collect();
     names.reverse();
     names
 }
@@ -135,7 +137,7 @@ mod tests {
         let parsed = parse(Language::JavaScript, source.into()).unwrap();
         let leaf = find(parsed.tree.root_node(), source, "leaf()").unwrap();
         assert_eq!(
-            qualified_scope(leaf, source, Language::JavaScript),
+            qualified_scope(parsed.tree.root_node(), leaf, source, Language::JavaScript),
             ["outer", "inner %s", "x"]
         );
     }
@@ -146,7 +148,7 @@ mod tests {
         let parsed = parse(Language::Python, source.into()).unwrap();
         let leaf = find(parsed.tree.root_node(), source, "leaf()").unwrap();
         assert_eq!(
-            qualified_scope(leaf, source, Language::Python),
+            qualified_scope(parsed.tree.root_node(), leaf, source, Language::Python),
             ["TestA", "test_b"]
         );
     }
@@ -157,7 +159,7 @@ mod tests {
         let parsed = parse(Language::Rust, source.into()).unwrap();
         let leaf = find(parsed.tree.root_node(), source, "leaf()").unwrap();
         assert_eq!(
-            qualified_scope(leaf, source, Language::Rust),
+            qualified_scope(parsed.tree.root_node(), leaf, source, Language::Rust),
             ["tests", "t"]
         );
     }

@@ -546,8 +546,12 @@ pub fn run_until(
     let past_deadline = || deadline.is_some_and(|deadline| std::time::Instant::now() > deadline);
     let source = parsed.text.as_str();
     let mut cursor = QueryCursor::new();
-    // Bound pathological inputs: a match limit keeps memory flat on generated files.
+    // Bound pathological inputs: a match limit keeps memory flat on generated files, and a
+    // start depth keeps a 100k-deep file from costing O(nodes · depth); the engine notes files
+    // nested deeper than that.
     cursor.set_match_limit(4096);
+    cursor.set_max_start_depth(Some(crate::lang::MAX_SYNTAX_DEPTH));
+    let root = parsed.tree.root_node();
     let mut stop_past_deadline = |_: &tree_sitter::QueryCursorState| {
         if past_deadline() {
             std::ops::ControlFlow::Break(())
@@ -557,7 +561,7 @@ pub fn run_until(
     };
     let mut matches = cursor.matches_with_options(
         &query.query,
-        parsed.tree.root_node(),
+        root,
         source.as_bytes(),
         tree_sitter::QueryCursorOptions::new().progress_callback(&mut stop_past_deadline),
     );
@@ -575,7 +579,7 @@ pub fn run_until(
             continue;
         };
         let node = finding.node;
-        let scope = qualified_scope(node, source, language);
+        let scope = qualified_scope(root, node, source, language);
         let key_node = query.key.and_then(|key| {
             found
                 .captures()

@@ -20,6 +20,8 @@ pub struct SideText<'a> {
     /// The text.
     pub text: &'a str,
     parsed: OnceCell<Result<Parsed, lang::ParseError>>,
+    /// Set with the parse: what bounds the queries on this side.
+    hazards: OnceCell<lang::Hazards>,
 }
 
 /// What a rule proposes; the engine applies policy and suppressions and builds the finding.
@@ -174,6 +176,7 @@ impl<'a> FileContext<'a> {
                 path,
                 text,
                 parsed: OnceCell::new(),
+                hazards: OnceCell::new(),
             }),
             _ => None,
         };
@@ -205,7 +208,11 @@ impl<'a> FileContext<'a> {
         text.parsed
             .get_or_init(|| {
                 let remaining = self.deadline.saturating_duration_since(Instant::now());
-                lang::parse_within(language, text.text.to_string(), remaining)
+                let parsed = lang::parse_within(language, text.text.to_string(), remaining);
+                if let Ok(parsed) = &parsed {
+                    text.hazards.get_or_init(|| lang::hazards(&parsed.tree));
+                }
+                parsed
             })
             .as_ref()
             .ok()
@@ -226,7 +233,16 @@ impl<'a> FileContext<'a> {
             (Some(language), Some(text)) => self.prefilters.may_match(language, name, text.text),
             _ => false,
         };
-        let result = match (self.language, self.parsed(side).filter(|_| may_match)) {
+        // A flat run of thousands of tokens would cost the query engine O(n²); such a side is
+        // not searched at all (the engine notes it).
+        let searchable = |_: &&Parsed| {
+            may_match
+                && !self
+                    .side(side)
+                    .and_then(|text| text.hazards.get())
+                    .is_some_and(|hazards| hazards.token_run)
+        };
+        let result = match (self.language, self.parsed(side).filter(searchable)) {
             (Some(language), Some(parsed)) => self
                 .prefilters
                 .compiled(language, name)
@@ -256,6 +272,18 @@ impl<'a> FileContext<'a> {
     /// Whether 1-based `line` of head was added by the change.
     pub fn is_added_line(&self, line: u32) -> bool {
         self.pair.added.contains(line)
+    }
+
+    /// What made a parsed side too costly to search in full ([`lang::hazards`]), per side that
+    /// was parsed and has any, for the engine's notes.
+    pub fn hazards(&self) -> Vec<(Side, lang::Hazards)> {
+        [Side::Base, Side::Head]
+            .into_iter()
+            .filter_map(|side| {
+                let hazards = *self.side(side)?.hazards.get()?;
+                (hazards != lang::Hazards::default()).then_some((side, hazards))
+            })
+            .collect()
     }
 
     /// Syntax errors per side that were parsed, for the engine's notes.

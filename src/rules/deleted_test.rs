@@ -113,10 +113,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         .iter()
         .filter(|test| test.collected() && !test.body.is_empty())
     {
-        let lines: Vec<&str> = test.body.split('\n').collect();
-        for end in 1..=lines.len() {
-            bodies.insert(body_key(&lines[..end].join("\n")));
-        }
+        bodies.extend(body_prefix_keys(&test.body));
     }
     out.facts.extend(bodies.into_iter().map(|key| Fact {
         side: Side::Head,
@@ -393,30 +390,38 @@ fn removed_test_modules(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
-/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module.
-fn collect_test_mods(node: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        if child.kind() == "mod_item" {
-            if child.child_by_field_name("body").is_none() {
-                let name = child
-                    .child_by_field_name("name")
-                    .and_then(|name| source.get(name.byte_range()))
-                    .unwrap_or_default();
-                let cfg_test = child.prev_named_sibling().is_some_and(|attribute| {
-                    attribute.kind() == "attribute_item"
-                        && source
-                            .get(attribute.byte_range())
-                            .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
-                });
-                if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
-                    let line = u32::try_from(child.start_position().row).unwrap_or(0) + 1;
-                    out.push((name.to_string(), line));
-                }
-            }
+/// `mod NAME;` items (no body) marked `#[cfg(test)]` or named like a test module. The walk keeps
+/// its own stack: a hostile file nests far deeper than the thread's stack would allow recursion.
+fn collect_test_mods(root: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(String, u32)>) {
+    let mut cursor = root.walk();
+    // Reversed onto the stack so that nodes come off it in document order.
+    let mut pending: Vec<_> = root.named_children(&mut cursor).collect();
+    pending.reverse();
+    while let Some(node) = pending.pop() {
+        if node.kind() != "mod_item" {
+            let mut cursor = node.walk();
+            let start = pending.len();
+            pending.extend(node.named_children(&mut cursor));
+            pending[start..].reverse();
             continue;
         }
-        collect_test_mods(child, source, out);
+        if node.child_by_field_name("body").is_some() {
+            continue;
+        }
+        let name = node
+            .child_by_field_name("name")
+            .and_then(|name| source.get(name.byte_range()))
+            .unwrap_or_default();
+        let cfg_test = node.prev_named_sibling().is_some_and(|attribute| {
+            attribute.kind() == "attribute_item"
+                && source
+                    .get(attribute.byte_range())
+                    .is_some_and(|text| inventory::squash(text).contains("cfg(test)"))
+        });
+        if cfg_test || name == "tests" || name == "test" || name.ends_with("_tests") {
+            let line = u32::try_from(node.start_position().row).unwrap_or(0) + 1;
+            out.push((name.to_string(), line));
+        }
     }
 }
 
@@ -470,4 +475,37 @@ fn string_literals(body: &str) -> Vec<String> {
 /// The cross-file key of a test body.
 fn body_key(body: &str) -> String {
     crate::finding::stable_hash(&[body])
+}
+
+/// [`body_key`] of every line prefix of `body` (first line, first two, ..., all), hashed
+/// incrementally: joining each prefix anew was quadratic in a test of 20k lines.
+fn body_prefix_keys(body: &str) -> Vec<String> {
+    use crate::finding::{FNV1A64_START, fnv1a64_continue};
+    let mut hash = FNV1A64_START;
+    body.split('\n')
+        .enumerate()
+        .map(|(index, line)| {
+            if index > 0 {
+                hash = fnv1a64_continue(hash, *b"\n");
+            }
+            hash = fnv1a64_continue(hash, line.bytes());
+            // stable_hash ends each part with a NUL byte.
+            format!("{:016x}", fnv1a64_continue(hash, [0u8]))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_keys_are_the_keys_of_each_line_prefix() {
+        let body = "a = 1\nassert a\n\nassert b";
+        let lines: Vec<&str> = body.split('\n').collect();
+        let expected: Vec<String> = (1..=lines.len())
+            .map(|end| body_key(&lines[..end].join("\n")))
+            .collect();
+        assert_eq!(body_prefix_keys(body), expected);
+    }
 }

@@ -145,13 +145,16 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             if !seen.insert(found.byte_range.clone()) {
                 continue;
             }
-            let Some(function) = function_node(parsed.tree.root_node(), found, language) else {
+            let root = parsed.tree.root_node();
+            let Some(function) = function_node(root, found, language) else {
                 continue;
             };
-            if exempt(function, head.text, language) {
+            // Found once, by one descent: climbing with `Node::parent` is O(depth) per step.
+            let ancestors = crate::lang::ancestors(root, function);
+            if exempt(&ancestors, head.text, language) {
                 continue;
             }
-            let method = is_method(function, language);
+            let method = is_method(function, &ancestors, language);
             let Some(stub) = classify(function, head.text, &head_comments, language) else {
                 if method {
                     out.facts.push(super::context::Fact {
@@ -355,13 +358,13 @@ fn function_node<'t>(root: Node<'t>, found: &QueryMatch, language: Language) -> 
 
 /// Python functions whose placeholder body is the point: abstract methods, overloads, Protocol
 /// members, declarations under `if TYPE_CHECKING:`.
-fn exempt(function: Node<'_>, source: &str, language: Language) -> bool {
+fn exempt(ancestors: &[Node<'_>], source: &str, language: Language) -> bool {
     if language != Language::Python {
         return false;
     }
     let text = |node: Node<'_>| source.get(node.byte_range()).unwrap_or_default();
-    if let Some(parent) = function
-        .parent()
+    if let Some(parent) = ancestors
+        .first()
         .filter(|p| p.kind() == "decorated_definition")
     {
         let mut cursor = parent.walk();
@@ -384,8 +387,7 @@ fn exempt(function: Node<'_>, source: &str, language: Language) -> bool {
             return true;
         }
     }
-    let mut current = function.parent();
-    while let Some(ancestor) = current {
+    for ancestor in ancestors {
         match ancestor.kind() {
             "class_definition" => {
                 let protocol = ancestor
@@ -407,13 +409,12 @@ fn exempt(function: Node<'_>, source: &str, language: Language) -> bool {
             }
             _ => {}
         }
-        current = ancestor.parent();
     }
     false
 }
 
 /// A method of a class (Python), a class or object (JavaScript), an impl or trait (Rust).
-fn is_method(function: Node<'_>, language: Language) -> bool {
+fn is_method(function: Node<'_>, ancestors: &[Node<'_>], language: Language) -> bool {
     let containers: &[&str] = match language {
         Language::Python => &["class_definition"],
         Language::Rust => &["impl_item", "trait_item"],
@@ -421,8 +422,7 @@ fn is_method(function: Node<'_>, language: Language) -> bool {
             return function.kind() == "method_definition";
         }
     };
-    let mut current = function.parent();
-    while let Some(ancestor) = current {
+    for ancestor in ancestors {
         if containers.contains(&ancestor.kind()) {
             return true;
         }
@@ -432,7 +432,6 @@ fn is_method(function: Node<'_>, language: Language) -> bool {
         ) {
             return false;
         }
-        current = ancestor.parent();
     }
     false
 }

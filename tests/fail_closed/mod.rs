@@ -1,3 +1,4 @@
+mod bounds;
 mod git_policy;
 mod output;
 mod rules;

@@ -255,7 +255,7 @@ fn expect_chain(
     let Some(mut node) = node_at(root, range.clone()) else {
         return range;
     };
-    while let Some(parent) = node.parent() {
+    for parent in crate::lang::ancestors(root, node) {
         let continues = match parent.kind() {
             "member_expression" => parent.child_by_field_name("object") == Some(node),
             "call_expression" => parent.child_by_field_name("function") == Some(node),
@@ -277,10 +277,10 @@ fn in_dead_branch(
     range: std::ops::Range<usize>,
     source: &str,
 ) -> bool {
-    let Some(mut node) = root.descendant_for_byte_range(range.start, range.end) else {
+    let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
         return false;
     };
-    while let Some(parent) = node.parent() {
+    for parent in crate::lang::ancestors(root, node) {
         if matches!(parent.kind(), "if_statement" | "if_expression")
             && let Some(condition) = parent.child_by_field_name("condition")
         {
@@ -299,7 +299,6 @@ fn in_dead_branch(
                 _ => {}
             }
         }
-        node = parent;
     }
     false
 }

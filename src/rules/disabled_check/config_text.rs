@@ -176,25 +176,27 @@ pub fn js_settings(text: &str, language: Language) -> Vec<JsSetting> {
     let mut out = Vec::new();
     let mut cursor = parsed.tree.walk();
     let source = parsed.text.as_str();
+    // The keys of the enclosing pairs, with the cursor depth of each pair: kept as the walk goes
+    // (climbing with `Node::parent` from every pair was O(pairs · depth²) on nested objects).
+    let mut enclosing: Vec<(u32, String)> = Vec::new();
     'walk: loop {
         let node = cursor.node();
+        let depth = cursor.depth();
+        while enclosing.last().is_some_and(|(at, _)| *at >= depth) {
+            enclosing.pop();
+        }
+        // No configuration nests its settings this deep; a hostile one would otherwise cost
+        // O(pairs · depth) in key paths and raw value copies.
+        let too_deep = enclosing.len() >= MAX_KEY_DEPTH;
         if node.kind() == "pair"
+            && !too_deep
             && let (Some(key), Some(value)) = (
                 node.child_by_field_name("key"),
                 node.child_by_field_name("value"),
             )
         {
-            let mut path = vec![key_text(key, source)];
-            let mut ancestor = node.parent();
-            while let Some(current) = ancestor {
-                if current.kind() == "pair"
-                    && let Some(key) = current.child_by_field_name("key")
-                {
-                    path.push(key_text(key, source));
-                }
-                ancestor = current.parent();
-            }
-            path.reverse();
+            enclosing.push((depth, key_text(key, source)));
+            let path: Vec<&str> = enclosing.iter().map(|(_, key)| key.as_str()).collect();
             let raw = source
                 .get(value.byte_range())
                 .unwrap_or_default()
@@ -224,7 +226,7 @@ pub fn js_settings(text: &str, language: Language) -> Vec<JsSetting> {
                 literal: all_literal,
             });
         }
-        if cursor.goto_first_child() {
+        if !too_deep && cursor.goto_first_child() {
             continue;
         }
         while !cursor.goto_next_sibling() {
@@ -235,6 +237,9 @@ pub fn js_settings(text: &str, language: Language) -> Vec<JsSetting> {
     }
     out
 }
+
+/// Deepest key path [`js_settings`] lists.
+const MAX_KEY_DEPTH: usize = 64;
 
 fn key_text(key: tree_sitter::Node<'_>, source: &str) -> String {
     let text = source.get(key.byte_range()).unwrap_or_default();

@@ -309,14 +309,18 @@ fn js_promise(node: Node<'_>, source: &str, index: usize, what: &str) -> Option<
     Some(found)
 }
 
-fn returns_nothing(body: Node<'_>, source: &str) -> bool {
-    match body.kind() {
-        "null" | "undefined" => true,
-        "unary_expression" => text(body, source).trim_start().starts_with("void"),
-        "parenthesized_expression" => body
-            .named_child(0)
-            .is_some_and(|inner| returns_nothing(inner, source)),
-        _ => false,
+fn returns_nothing(mut body: Node<'_>, source: &str) -> bool {
+    // A loop, not recursion, through the parentheses: a hostile file can nest them 100k deep.
+    loop {
+        match body.kind() {
+            "null" | "undefined" => return true,
+            "unary_expression" => return text(body, source).trim_start().starts_with("void"),
+            "parenthesized_expression" => match body.named_child(0) {
+                Some(inner) => body = inner,
+                None => return false,
+            },
+            _ => return false,
+        }
     }
 }
 

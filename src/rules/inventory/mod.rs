@@ -97,7 +97,8 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
     let root = parsed.tree.root_node();
     let matches = context.matches(side, "tests");
     let mut out: Vec<Test> = Vec::new();
-    let mut seen: Vec<std::ops::Range<usize>> = Vec::new();
+    // A set, not a list: a minified bundle holds tens of thousands of functions.
+    let mut seen: std::collections::HashSet<std::ops::Range<usize>> = Default::default();
     // Test patterns come before `function` patterns for the same node; keep the first.
     let mut ordered: Vec<&crate::query::QueryMatch> = matches
         .iter()
@@ -110,10 +111,9 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         )
     });
     for found in ordered {
-        if seen.contains(&found.byte_range) {
+        if !seen.insert(found.byte_range.clone()) {
             continue;
         }
-        seen.push(found.byte_range.clone());
         // pytest: a function is a test by the base configuration's `python_functions`
         // (default: the `test` prefix that the query itself looks for).
         let is_test = match language {
@@ -133,8 +133,9 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
             ));
         }
         if is_test && not_collected.is_none() {
-            not_collected = node
-                .and_then(|node| scope_not_collected(node, source, language, context.collection));
+            not_collected = node.and_then(|node| {
+                scope_not_collected(root, node, source, language, context.collection)
+            });
         }
         let body = node
             .map(|node| body_text(node, source, language))
@@ -215,6 +216,7 @@ fn text_of<'s>(node: Node<'_>, source: &'s str) -> &'s str {
 /// Python: a test nested in a function is not collected, nor is a method of a class that
 /// pytest ignores (not `Test*`, or with `__init__`) unless it subclasses a `TestCase`.
 fn scope_not_collected(
+    root: Node<'_>,
     node: Node<'_>,
     source: &str,
     language: Language,
@@ -223,8 +225,7 @@ fn scope_not_collected(
     if language != Language::Python {
         return None;
     }
-    let mut current = node.parent();
-    while let Some(ancestor) = current {
+    for ancestor in crate::lang::ancestors(root, node) {
         match ancestor.kind() {
             "function_definition" => {
                 return Some("it is nested in a function".to_string());
@@ -269,7 +270,6 @@ fn scope_not_collected(
             }
             _ => {}
         }
-        current = ancestor.parent();
     }
     None
 }
