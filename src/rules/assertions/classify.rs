@@ -274,7 +274,10 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
                     rest.get(..closing(rest)?)
                 })
                 .unwrap_or_default();
-            let raw_first = top_level_args(raw_args).first().copied().unwrap_or_default();
+            let raw_first = top_level_args(raw_args)
+                .first()
+                .copied()
+                .unwrap_or_default();
             condition_strength(parts.first().copied().unwrap_or_default(), raw_first)
         }
         "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" => 1,
@@ -847,12 +850,20 @@ mod tests {
         assert_eq!(py("self.assertEqual(Money(1), Money(1))"), 2);
         assert_eq!(py("self.assertEqual(x, x)"), 0);
         assert_eq!(
-            strength("assert_eq!(Foo::new(1), Foo::new(1))", "assert", Language::Rust),
+            strength(
+                "assert_eq!(Foo::new(1), Foo::new(1))",
+                "assert",
+                Language::Rust
+            ),
             2
         );
         assert_eq!(strength("assert_eq!(a, a)", "assert", Language::Rust), 0);
         assert_eq!(
-            strength("expect(new Foo()).toEqual(new Foo())", "expect", Language::JavaScript),
+            strength(
+                "expect(new Foo()).toEqual(new Foo())",
+                "expect",
+                Language::JavaScript
+            ),
             2
         );
     }
