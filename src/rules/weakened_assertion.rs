@@ -590,7 +590,8 @@ fn expect_parts(norm: &str) -> Option<(&str, &str)> {
 /// Whether `other` (an assertion in the head test) checks everything the removed `part` did:
 /// the whole value pinned, a field of it dereferenced, or its length pinned.
 fn implied_by(other: &Assertion, part: &Assertion) -> bool {
-    other.family == Family::Check
+    part.family == Family::Check
+        && other.family == Family::Check
         && other.strength >= 2
         && (pins_whole_value_of(other, part)
             || dereferences(other, part)
@@ -603,6 +604,8 @@ fn implied_by(other: &Assertion, part: &Assertion) -> bool {
 /// checks on the value itself (`toBeDefined()`, `toHaveProperty('pages')`) replaced by one
 /// exact equality on it (`expect(data).toEqual({pages: [..], pageParams: [0]})`).
 fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
+    // All but the last are exact on every field, so they cover any check on the value itself;
+    // `toMatchObject` pins the fields it names.
     const WHOLE_VALUE: &[&str] = &[
         ".toEqual(",
         ".toStrictEqual(",
@@ -610,13 +613,7 @@ fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
         ".toMatchSnapshot(",
         ".toMatchObject(",
     ];
-    /// Exact on every field: covers any check on the value itself.
-    const EXACT_VALUE: &[&str] = &[
-        ".toEqual(",
-        ".toStrictEqual(",
-        ".toMatchInlineSnapshot(",
-        ".toMatchSnapshot(",
-    ];
+    let exact_value = &WHOLE_VALUE[..WHOLE_VALUE.len() - 1];
     let (Some((outer, matcher)), Some((inner, _))) =
         (expect_parts(&whole.norm), expect_parts(&part.norm))
     else {
@@ -626,7 +623,7 @@ fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
         && inner.starts_with(outer)
         && inner[outer.len()..].starts_with(['.', '[']);
     (deeper && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name)))
-        || (inner == outer && EXACT_VALUE.iter().any(|name| matcher.starts_with(name)))
+        || (inner == outer && exact_value.iter().any(|name| matcher.starts_with(name)))
 }
 
 /// Whether `other` reads a field of the value whose existence `part` checked and pins it to a
