@@ -619,11 +619,39 @@ fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
     else {
         return false;
     };
-    let deeper = inner.len() > outer.len()
-        && inner.starts_with(outer)
-        && inner[outer.len()..].starts_with(['.', '[']);
+    let deeper = derived_from(inner, outer);
     (deeper && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name)))
         || (inner == outer && exact_value.iter().any(|name| matcher.starts_with(name)))
+}
+
+/// Whether the (whitespace-free) subject `inner` is read from the value `outer`: a field or
+/// element of it (`x.a`, `x?.a`, `x!.a`, `x[0]`), through a type cast (`(x as any).a`), or
+/// through a pure check of it (`Array.isArray(x.a)`, `Object.keys(x)`).
+fn derived_from(inner: &str, outer: &str) -> bool {
+    if outer.is_empty() {
+        return false;
+    }
+    if let Some(rest) = inner.strip_prefix(outer) {
+        return rest.starts_with(['.', '[', '!', '?']);
+    }
+    // `(x as T).a`: squashed, `(xasT).a`.
+    if let Some(rest) = inner
+        .strip_prefix('(')
+        .and_then(|rest| rest.strip_prefix(outer))
+        .and_then(|rest| rest.strip_prefix("as"))
+        && let Some((_, after)) = rest.split_once(')')
+    {
+        return after.is_empty() || after.starts_with(['.', '[']);
+    }
+    [
+        "Array.isArray(",
+        "Object.keys(",
+        "Object.values(",
+        "Object.entries(",
+    ]
+    .iter()
+    .filter_map(|wrapper| inner.strip_prefix(wrapper)?.strip_suffix(')'))
+    .any(|argument| argument == outer || derived_from(argument, outer))
 }
 
 /// Whether `other` reads a field of the value whose existence `part` checked and pins it to a
