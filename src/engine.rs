@@ -462,12 +462,15 @@ fn judge_across_files(
     {
         return None;
     }
-    if let Some((name, severity, message)) = moved.existed
-        && candidate.severity < severity
-        && fact(name).is_some()
-    {
-        candidate.severity = severity;
-        candidate.message = message;
+    if let Some((name, severity, message)) = moved.existed {
+        if fact(name).is_none() {
+            // A note-level candidate stands only for a test that existed in another file.
+            return (candidate.severity > Severity::Note).then_some(candidate);
+        }
+        if candidate.severity < severity {
+            candidate.severity = severity;
+            candidate.message = message;
+        }
     }
     Some(candidate)
 }

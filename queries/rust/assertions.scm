@@ -2,7 +2,8 @@
 ; language: rust
 ; matches: assertion macros (`assert!`, `assert_eq!`, `debug_assert*!`, `assert_matches!`,
 ;   approx and insta macros, `prop_assert*!`; also inside another macro's token tree, as in
-;   `proptest!` blocks), `#[should_panic]` attributes, calls to assertion
+;   `proptest!` blocks), `panic!` and `.unwrap_err()`/`.expect_err(..)` (failure paths that
+;   panic), `#[should_panic]` attributes, calls to assertion
 ;   helpers (`assert_*`, `check_*`, `verify_*`, `expect_*`), and every function (so assertions
 ;   moved into a helper still count where it is called).
 ; captures:
@@ -21,6 +22,20 @@
 ; only the name is a node; Rust grows it to the `!(..)` that follows.
 ((token_tree (identifier) @finding . "!" . (token_tree))
  (#match? @finding "^(debug_|prop_)?assert(_eq|_ne|_matches|_relative_eq|_abs_diff_eq|_ulps_eq|_approx_eq|_snapshot|_debug_snapshot|_display_snapshot|_json_snapshot|_yaml_snapshot)?$")
+ (#set! kind "assert"))
+
+; A failure path that panics is a check: `panic!(..)` where a test must not get to,
+; `.unwrap_err()`/`.expect_err(..)` that panic unless the value is an error.
+; when: panic
+((macro_invocation
+   macro: [(identifier) @_name (scoped_identifier name: (identifier) @_name)]) @finding
+ (#eq? @_name "panic")
+ (#set! kind "assert"))
+
+; when: unwrap_err expect_err
+((call_expression
+   function: (field_expression field: (field_identifier) @_name)) @finding
+ (#any-of? @_name "unwrap_err" "expect_err")
  (#set! kind "assert"))
 
 ; when: should_panic

@@ -27,8 +27,10 @@ declare_rule! {
     ///   `#[cfg(not(all()))]`, `#![cfg(any())]`) on a test, a module or a file.
     ///
     /// A constant condition that always skips is an error; a condition that depends on the
-    /// platform or environment is a warning. A test added by the change already skipped is a
-    /// warning (it never ran), unless the same test existed in base in any changed file.
+    /// platform or environment is a warning. A test added by the change already skipped
+    /// (unconditionally, or under an always-true condition) is a warning (it never ran),
+    /// unless the same test existed in base in any changed file: then it is judged as that
+    /// test.
     /// ## Why it matters
     /// Skipping the failing test is the cheapest way for an agent to turn CI green without
     /// fixing anything. The skip is one short line that reviewers read past.
@@ -49,6 +51,13 @@ declare_rule! {
     /// - `skipif(False)`, `it.skipIf(false)`, `{ skip: false }`: conditions that never skip.
     /// - Rust cfgs that depend on the build (`#[cfg(feature = "slow")]`, `#[cfg(unix)]`).
     /// - `.todo("...")` placeholders for tests that did not exist in base.
+    /// - A new test skipped only under a runtime condition (platform, version, optional
+    ///   dependency: `skipif(sys.version_info < (3, 14))`, `skipif(sys.platform == "win32")`,
+    ///   `skipUnless(hasattr(os, "fork"))`, `skipif(not HAS_X)`, `pytest.importorskip(..)`,
+    ///   `if not HAS_X: pytest.skip(..)`, `it.skipIf(process.platform === 'win32')`): it runs
+    ///   where the condition allows and never ran before, so nothing was lost.
+    /// - A skip inside a function that is not a test and holds none (`def _skip_if_not_latest()`,
+    ///   `def _apply(self): self.skipTest(..)`, `__test__ = False` on a helper class).
     /// ## Configuration
     /// `rules.skipped-test.severity` in `.integrity-gate.yml`; a reasoned skip that already
     /// exists in base can carry `# integrity-gate: allow skipped-test -- <reason>`.
@@ -86,6 +95,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     }
     let base_tests = inventory(context, Side::Base);
     let base_exists = context.side(Side::Base).is_some();
+    let head_matches = context.matches(Side::Head, "tests");
+    let head_tests: Vec<&str> = head_matches
+        .iter()
+        .filter(|found| found.property("kind") == Some("test"))
+        .map(|found| found.key.as_str())
+        .collect();
+    let head_text = context.side(Side::Head).map_or("", |side| side.text);
     for found in dedupe(&head) {
         let Some(judged) = judge(found, language) else {
             continue;
@@ -106,7 +122,23 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         if found.property("kind") == Some("todo") && !existed {
             continue;
         }
+        // A skip in a function that is no test and holds none (`def _skip_if_not_latest()`, a
+        // `Test*` helper class in a non-test module) skips no test of its own.
+        let is_test = key == MODULE_KEY
+            || head_tests
+                .iter()
+                .any(|test| *test == key || test.starts_with(&scope_prefix));
+        if !existed && !is_test {
+            continue;
+        }
+        // A new test skipped only on some platforms, versions or without an optional
+        // dependency runs where the condition allows and never ran before: nothing was lost.
+        // It is kept (at note level) only to meet a test of that name that existed in another
+        // file, where it becomes "is now skipped".
         let marker = marker_text(context, Side::Head, found);
+        let conditional = judged.runtime_condition.is_some()
+            || marker.contains("importorskip")
+            || guarded_by_if(head_text, found.byte_range.start);
         let effect = describe_effect(found.property("message"), &marker, &judged);
         let kind = if encloses_tests && !base_tests.contains(key) {
             Some("module")
@@ -118,6 +150,8 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let new_message = format!("new {subject} is added already {effect}");
         let (severity, message) = if existed {
             (judged.severity, existing_message.clone())
+        } else if conditional {
+            (Severity::Note, new_message)
         } else {
             (Severity::Warning.min(judged.severity), new_message)
         };
@@ -140,6 +174,29 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Rust {
         removed_test_attributes(context, out);
     }
+}
+
+/// Whether the skip call at `start` runs under an `if` (`if not HAS_X: pytest.skip(..)`,
+/// `if (process.platform === 'win32') this.skip()`): on its line, or on the line above.
+fn guarded_by_if(text: &str, start: usize) -> bool {
+    let Some(before) = text.get(..start) else {
+        return false;
+    };
+    let mut lines = before.rsplit('\n');
+    let current = lines.next().unwrap_or_default().trim_start();
+    let opens_if = |line: &str| {
+        let line = line.trim_start().trim_start_matches('}').trim_start();
+        ["if ", "if(", "elif ", "else"]
+            .iter()
+            .any(|keyword| line.starts_with(keyword))
+    };
+    if opens_if(current) {
+        return true;
+    }
+    lines
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .is_some_and(opens_if)
 }
 
 /// "test `a › b`", "every test in this file", "every test in `TestX`".

@@ -13,7 +13,8 @@ declare_rule! {
     ///
     /// - assertions removed (the count drops): `test_login: 4 assertions → 1`;
     /// - an assertion replaced by a weaker one: exact equality → truthiness, defined, not-null,
-    ///   `toHaveBeenCalled()` without arguments; `assert x == 42` → `assert x`;
+    ///   `toHaveBeenCalled()` without arguments, `toHaveProperty('k')` without a value,
+    ///   `toHaveBeenCalledWith(expect.any(..))`; `assert x == 42` → `assert x`;
     ///   `assert_eq!(a, b)` → `assert!(a.is_ok())`;
     /// - a trivially true assertion added: `assert True`, `assert!(true)`,
     ///   `expect(true).toBe(true)`, `assert x == x`;
@@ -62,7 +63,26 @@ declare_rule! {
     ///   expectation moved into a constant (`t.throwsAsync(p, maxBufferError)`).
     /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`);
     ///   `t.is` → `t.deepEqual`; a tolerance tightened; `toHaveBeenCalled()` →
-    ///   `toHaveBeenCalledWith(..)`.
+    ///   `toHaveBeenCalledWith(..)`; `rejects.toThrow('bang')` → `rejects.toBe(error)`.
+    /// - jest/vitest matcher aliases renamed: `toBeCalled` ↔ `toHaveBeenCalled`,
+    ///   `toBeCalledTimes`/`toBeCalledWith`, `lastCalledWith` ↔ `toHaveBeenLastCalledWith`,
+    ///   `nthCalledWith`, `toReturn` ↔ `toHaveReturned`, `toReturnWith`, `toThrowError` ↔
+    ///   `toThrow` (read as one matcher).
+    /// - A check implied by one that stays or is added: `expect(x).toBeDefined()` removed
+    ///   while `expect(x?.a).toBe(1)` pins a field of `x` (Python: `assert x is not None`
+    ///   and `assert x.a == 1`); loose checks on a value (`toBeDefined()`,
+    ///   `toHaveProperty('k')`, `expect(x.k).toHaveLength(1)`) replaced by one exact
+    ///   `expect(x).toEqual({..})`; `expect(a[1]).toBeFalsy()` removed next to
+    ///   `expect(a.length).toEqual(1)`. Not when the remaining check accepts a missing value
+    ///   (`expect(x?.a).toBeUndefined()`).
+    /// - `assertIn(a, b)` → `assertTrue(any(a in m for m in b))`: `assertTrue(cond)` is as
+    ///   strong as its condition.
+    /// - Custom matchers with a literal subject (`expect('text').toHaveBeenWarned()`, any
+    ///   matcher added with `expect.extend`): not trivially true, unlike
+    ///   `expect(true).toBe(true)`. `x == x` is trivially true only for the same pure name or
+    ///   literal, not for two calls (`SecretStr('a') == SecretStr('a')`).
+    /// - Rust: an `assert!` replaced by an equivalent panicking check: `.unwrap_err()`,
+    ///   `.expect_err(..)`, or a loop that returns on success and ends in `panic!(..)`.
     /// - A check that a line is never reached added: `assert False, ".."`,
     ///   `assert!(false, "..")`, `t.fail()` (they always fail where they run).
     /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
@@ -547,10 +567,45 @@ fn pair<'a>(
     (pairs, left_old, left_new)
 }
 
-/// Whether `whole` pins the entire value that `part` checked a field of: field checks folded
+/// `expect(subject).matchers(..)` split into the subject and the rest (`.toBe(1)`).
+fn expect_parts(norm: &str) -> Option<(&str, &str)> {
+    let rest = norm.strip_prefix("await").unwrap_or(norm);
+    let rest = rest.strip_prefix("expect(")?;
+    let mut depth = 1usize;
+    for (index, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((&rest[..index], &rest[index + 1..]));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `other` (an assertion in the head test) checks everything the removed `part` did:
+/// the whole value pinned, a field of it dereferenced, or its length pinned.
+fn implied_by(other: &Assertion, part: &Assertion) -> bool {
+    part.family == Family::Check
+        && other.family == Family::Check
+        && other.strength >= 2
+        && (pins_whole_value_of(other, part)
+            || dereferences(other, part)
+            || pins_length_beyond(other, part))
+}
+
+/// Whether `whole` pins the entire value that `part` checked (a field of): field checks folded
 /// into one snapshot or whole-object comparison (`expect(r.problems[0].code).toBe("x")` into
-/// `expect(r.problems[0]).toMatchInlineSnapshot(..)` or `expect(r).toEqual({..})`).
+/// `expect(r.problems[0]).toMatchInlineSnapshot(..)` or `expect(r).toEqual({..})`), or loose
+/// checks on the value itself (`toBeDefined()`, `toHaveProperty('pages')`) replaced by one
+/// exact equality on it (`expect(data).toEqual({pages: [..], pageParams: [0]})`).
 fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
+    // All but the last are exact on every field, so they cover any check on the value itself;
+    // `toMatchObject` pins the fields it names.
     const WHOLE_VALUE: &[&str] = &[
         ".toEqual(",
         ".toStrictEqual(",
@@ -558,32 +613,135 @@ fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
         ".toMatchSnapshot(",
         ".toMatchObject(",
     ];
-    let subject = |norm: &str| -> Option<(String, String)> {
-        let rest = norm.strip_prefix("expect(")?;
-        let mut depth = 1usize;
-        for (index, c) in rest.char_indices() {
-            match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some((rest[..index].to_string(), rest[index + 1..].to_string()));
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    };
-    let (Some((outer, matcher)), Some((inner, _))) = (subject(&whole.norm), subject(&part.norm))
+    let exact_value = &WHOLE_VALUE[..WHOLE_VALUE.len() - 1];
+    let (Some((outer, matcher)), Some((inner, _))) =
+        (expect_parts(&whole.norm), expect_parts(&part.norm))
     else {
         return false;
     };
-    whole.strength >= 2
-        && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name))
-        && inner.len() > outer.len()
-        && inner.starts_with(&outer)
-        && inner[outer.len()..].starts_with(['.', '['])
+    let deeper = derived_from(inner, outer);
+    (deeper && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name)))
+        || (inner == outer && exact_value.iter().any(|name| matcher.starts_with(name)))
+}
+
+/// Whether the (whitespace-free) subject `inner` is read from the value `outer`: a field or
+/// element of it (`x.a`, `x?.a`, `x!.a`, `x[0]`), through a type cast (`(x as any).a`), or
+/// through a pure check of it (`Array.isArray(x.a)`, `Object.keys(x)`).
+fn derived_from(inner: &str, outer: &str) -> bool {
+    if outer.is_empty() {
+        return false;
+    }
+    if let Some(rest) = inner.strip_prefix(outer) {
+        return rest.starts_with(['.', '[', '!', '?']);
+    }
+    // `(x as T).a`: squashed, `(xasT).a`.
+    if let Some(rest) = inner
+        .strip_prefix('(')
+        .and_then(|rest| rest.strip_prefix(outer))
+        .and_then(|rest| rest.strip_prefix("as"))
+        && let Some((_, after)) = rest.split_once(')')
+    {
+        return after.is_empty() || after.starts_with(['.', '[']);
+    }
+    [
+        "Array.isArray(",
+        "Object.keys(",
+        "Object.values(",
+        "Object.entries(",
+    ]
+    .iter()
+    .filter_map(|wrapper| inner.strip_prefix(wrapper)?.strip_suffix(')'))
+    .any(|argument| argument == outer || derived_from(argument, outer))
+}
+
+/// Whether `other` reads a field of the value whose existence `part` checked and pins it to a
+/// value, which fails unless the value exists: `expect(x).toBeDefined()` is implied by
+/// `expect(x?.a).toBe(1)` or `expect(x!.a).toStrictEqual(v)`; `assert x is not None` by
+/// `assert x.a == 1`. Not when `other` accepts a missing field (`toBeUndefined()`, `not.`).
+fn dereferences(other: &Assertion, part: &Assertion) -> bool {
+    const EXISTS: &[&str] = &[
+        ".toBeDefined()",
+        ".toBeTruthy()",
+        ".not.toBeNull()",
+        ".not.toBeUndefined()",
+    ];
+    const ACCEPTS_MISSING: &[&str] = &[
+        ".toBeUndefined()",
+        ".toBeFalsy()",
+        ".toBeNull()",
+        "(undefined)",
+        "(null)",
+        "isNone",
+        "==None",
+        "assertIsNone(",
+    ];
+    if part.strength != 1 || ACCEPTS_MISSING.iter().any(|tail| other.norm.contains(tail)) {
+        return false;
+    }
+    if let Some((subject, matcher)) = expect_parts(&part.norm) {
+        let Some((field, other_matcher)) = expect_parts(&other.norm) else {
+            return false;
+        };
+        return EXISTS.contains(&matcher)
+            && !other_matcher.starts_with(".not.")
+            && field.strip_prefix(subject).is_some_and(|rest| {
+                ["?.", ".", "!.", "[", "!["]
+                    .iter()
+                    .any(|separator| rest.starts_with(separator))
+            });
+    }
+    // Python: `assert x is not None`, `self.assertIsNotNone(x)`.
+    let subject = part
+        .norm
+        .strip_prefix("assert")
+        .and_then(|rest| rest.strip_suffix("isnotNone"))
+        .or_else(|| {
+            part.norm
+                .strip_prefix("self.assertIsNotNone(")
+                .and_then(|rest| rest.strip_suffix(')'))
+        });
+    let Some(subject) = subject.filter(|subject| !subject.is_empty()) else {
+        return false;
+    };
+    // Whitespace is squashed out of `norm`: `assertx.a==1` is read without its keyword.
+    let checked = other.norm.strip_prefix("assert").unwrap_or(&other.norm);
+    checked.match_indices(subject).any(|(index, _)| {
+        let before = checked[..index].chars().next_back();
+        let after = &checked[index + subject.len()..];
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && after.starts_with(['.', '['])
+    })
+}
+
+/// `expect(items[1]).toBeFalsy()` (or `toBeUndefined()`) is implied by a pinned length that
+/// leaves no element there: `expect(items.length).toEqual(1)`, `expect(items).toHaveLength(1)`.
+fn pins_length_beyond(other: &Assertion, part: &Assertion) -> bool {
+    let Some((element, ".toBeFalsy()" | ".toBeUndefined()")) = expect_parts(&part.norm) else {
+        return false;
+    };
+    let Some((array, index)) = element
+        .strip_suffix(']')
+        .and_then(|rest| rest.rsplit_once('['))
+        .and_then(|(array, index)| Some((array, index.parse::<u64>().ok()?)))
+    else {
+        return false;
+    };
+    let Some((subject, matcher)) = expect_parts(&other.norm) else {
+        return false;
+    };
+    let length = if subject == format!("{array}.length") {
+        [".toBe(", ".toEqual(", ".toStrictEqual("]
+            .iter()
+            .find_map(|name| matcher.strip_prefix(name))
+    } else if subject == array {
+        matcher.strip_prefix(".toHaveLength(")
+    } else {
+        None
+    };
+    length
+        .and_then(|rest| rest.strip_suffix(')'))
+        .and_then(|n| n.parse::<u64>().ok())
+        .is_some_and(|n| n <= index)
 }
 
 /// What a removed check on an error (`result.exception`, `exit_code`) is, when the change
@@ -685,7 +843,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     let mut unpaired: Vec<&Assertion> = left_old
         .into_iter()
         .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
-        .filter(|a| !after.iter().any(|whole| pins_whole_value_of(whole, a)))
+        .filter(|a| !after.iter().any(|other| implied_by(other, a)))
         .collect();
     // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
     // check is reported unless new checks read the error's message instead

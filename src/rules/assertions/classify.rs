@@ -174,12 +174,19 @@ fn condition_strength(expr: &str, raw_expr: &str) -> u8 {
     }
 }
 
-/// `a == a`, `a is a`: both sides of a comparison identical.
+/// `a == a`, `a is a`: both sides of a comparison the same pure name.
 fn same_sides(expr: &str) -> bool {
     ["===", "==", " is "].iter().any(|op| {
         expr.split_once(op)
-            .is_some_and(|(left, right)| !left.is_empty() && left == right)
+            .is_some_and(|(left, right)| same_pure(left, right))
     })
+}
+
+/// Whether two operands are the same pure name or literal (`x`, `a.b[0]`, `"s"`), so comparing
+/// them is trivially true. Two calls with the same text (`SecretStr('a') == SecretStr('a')`,
+/// `new Foo(1)`, `Foo::new(1)`) build two values and check their equality: a real check.
+fn same_pure(left: &str, right: &str) -> bool {
+    !left.is_empty() && left == right && !left.contains('(')
 }
 
 /// A comparison that pins nothing: `x is not None`, `x != None`, `len(x) > 0`.
@@ -252,10 +259,28 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
     assertion.strength = match method {
         "assertTrue" if parts.first().and_then(|p| literal_truth(p)) == Some(true) => 0,
         "assertFalse" if parts.first().and_then(|p| literal_truth(p)) == Some(false) => 0,
-        "assertEqual" | "assertEquals" | "assertIs" if parts.len() >= 2 && parts[0] == parts[1] => {
+        "assertEqual" | "assertEquals" | "assertIs"
+            if parts.len() >= 2 && same_pure(parts[0], parts[1]) =>
+        {
             0
         }
-        "assertTrue" | "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" => 1,
+        // `assertTrue(cond)` is `assert cond`: as strong as its condition
+        // (`assertTrue(any("x" in m for m in out))` compares, `assertTrue(x)` is truthiness).
+        "assertTrue" => {
+            let raw_args = raw
+                .find('(')
+                .and_then(|start| {
+                    let rest = &raw[start + 1..];
+                    rest.get(..closing(rest)?)
+                })
+                .unwrap_or_default();
+            let raw_first = top_level_args(raw_args)
+                .first()
+                .copied()
+                .unwrap_or_default();
+            condition_strength(parts.first().copied().unwrap_or_default(), raw_first)
+        }
+        "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" => 1,
         _ => 2,
     };
     if method.starts_with("assertAlmostEqual") {
@@ -281,11 +306,20 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
                 assertion.family = Family::Raises;
                 if parts.len() >= 2 { 2 } else { 1 }
             }
-            _ if parts.len() >= 2 && parts[0] == parts[1] => 0,
+            _ if parts.len() >= 2 && same_pure(parts[0], parts[1]) => 0,
             _ => 2,
         };
         return;
     }
+    // jest/vitest matcher aliases read as their canonical name, so a rename pairs exactly.
+    for (alias, canonical) in MATCHER_ALIASES {
+        let (alias, canonical) = (format!(".{alias}("), format!(".{canonical}("));
+        if assertion.norm.contains(&alias) {
+            assertion.norm = assertion.norm.replace(&alias, &canonical);
+        }
+    }
+    let norm = assertion.norm.clone();
+    let norm = norm.as_str();
     // expect(subject).…matcher(args)
     let chain = norm.strip_prefix("await").unwrap_or(norm);
     let subject = chain
@@ -300,6 +334,25 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
         .map(|(_, rest)| rest.strip_suffix(')').unwrap_or(rest))
         .unwrap_or_default();
     let negated = norm.contains(".not.");
+    // `await expect(p).rejects.toBe(error)`: the rejection pinned to the thrown object (or its
+    // value) is a raise check, at least as strong as `rejects.toThrow('message')`.
+    if chain.contains(".rejects.") && !negated {
+        let pinned = match matcher {
+            "toBe" | "toEqual" | "toStrictEqual" | "toMatchObject" | "toMatch"
+            | "toHaveProperty"
+                if !args.is_empty() =>
+            {
+                Some(3)
+            }
+            "toBeInstanceOf" => Some(2),
+            _ => None,
+        };
+        if let Some(strength) = pinned {
+            assertion.family = Family::Raises;
+            assertion.strength = strength;
+            return;
+        }
+    }
     if matches!(matcher, "toThrow" | "toThrowError" | "throw") {
         assertion.family = Family::Raises;
         assertion.strength = if args.is_empty() {
@@ -333,12 +386,25 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
             | "toBeTrue"
             | "toBeFalse"
     ) || (matcher == "toHaveBeenCalled" && !negated)
+        // Existence of a key only; `toHaveProperty(key, value)` pins the value.
+        || (matcher == "toHaveProperty" && top_level_args(args).len() < 2)
+        // Called with arguments of some type only: `toHaveBeenCalledWith(expect.any(Function))`.
+        || (matcher.starts_with("toHaveBeen")
+            && matcher.ends_with("CalledWith")
+            && !args.is_empty()
+            && top_level_args(args).iter().all(|arg| {
+                arg.starts_with("expect.any(") || *arg == "expect.anything()"
+            }))
         || (negated
             && matches!(
                 matcher,
                 "toBeNull" | "toBeUndefined" | "null" | "undefined" | "toBe" | "toEqual"
             ));
-    assertion.strength = if is_literal(subject) || (!args.is_empty() && subject == args) {
+    // A literal subject is trivially true only under a built-in matcher: a custom matcher
+    // (`expect('warning text').toHaveBeenWarned()`, any `expect.extend` one) checks something
+    // the test cannot see.
+    let trivial_subject = is_literal(subject) && BUILTIN_MATCHERS.contains(&matcher);
+    assertion.strength = if trivial_subject || (!args.is_empty() && same_pure(subject, args)) {
         0
     } else if weak {
         1
@@ -346,6 +412,84 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
         2
     };
 }
+
+/// jest/vitest matchers and the alias each is another name for.
+const MATCHER_ALIASES: &[(&str, &str)] = &[
+    ("toBeCalled", "toHaveBeenCalled"),
+    ("toBeCalledTimes", "toHaveBeenCalledTimes"),
+    ("toBeCalledWith", "toHaveBeenCalledWith"),
+    ("lastCalledWith", "toHaveBeenLastCalledWith"),
+    ("nthCalledWith", "toHaveBeenNthCalledWith"),
+    ("toReturn", "toHaveReturned"),
+    ("toReturnTimes", "toHaveReturnedTimes"),
+    ("toReturnWith", "toHaveReturnedWith"),
+    ("lastReturnedWith", "toHaveLastReturnedWith"),
+    ("nthReturnedWith", "toHaveNthReturnedWith"),
+    ("toThrowError", "toThrow"),
+];
+
+/// Matchers of jest/vitest and chai whose result on a literal subject is known: anything else
+/// is a custom matcher (`expect.extend`, a setup file's) and may check state the test cannot see.
+const BUILTIN_MATCHERS: &[&str] = &[
+    "toBe",
+    "toEqual",
+    "toStrictEqual",
+    "toBeTruthy",
+    "toBeFalsy",
+    "toBeDefined",
+    "toBeUndefined",
+    "toBeNull",
+    "toBeNaN",
+    "toBeTypeOf",
+    "toBeInstanceOf",
+    "toContain",
+    "toContainEqual",
+    "toMatch",
+    "toMatchObject",
+    "toHaveLength",
+    "toHaveProperty",
+    "toBeGreaterThan",
+    "toBeGreaterThanOrEqual",
+    "toBeLessThan",
+    "toBeLessThanOrEqual",
+    "toBeCloseTo",
+    "toBeOneOf",
+    "toSatisfy",
+    "toMatchSnapshot",
+    "toMatchInlineSnapshot",
+    "toBeTrue",
+    "toBeFalse",
+    "equal",
+    "equals",
+    "eq",
+    "eql",
+    "ok",
+    "true",
+    "false",
+    "null",
+    "undefined",
+    "exist",
+    "include",
+    "includes",
+    "contain",
+    "contains",
+    "match",
+    "a",
+    "an",
+    "above",
+    "below",
+    "least",
+    "most",
+    "lengthOf",
+    "length",
+    "property",
+    "members",
+    "keys",
+    "string",
+    "empty",
+    "NaN",
+    "finite",
+];
 
 /// ava / tap / node:test context assertions: `t.is(a, b)`, `t.truthy(x)`, `t.throws(fn, {..})`,
 /// `t.assert.equal(a, b)`.
@@ -355,7 +499,7 @@ fn context(norm: &str, assertion: &mut Assertion) {
     let args = between(norm, "(", ")").unwrap_or_default();
     let parts = top_level_args(args);
     let first = parts.first().copied().unwrap_or_default();
-    let same = parts.len() >= 2 && parts[0] == parts[1];
+    let same = parts.len() >= 2 && same_pure(parts[0], parts[1]);
     assertion.strength = match method {
         // Always passes; `t.fail()` always fails where it is reached.
         "pass" => 0,
@@ -481,11 +625,16 @@ fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
         }
         "assert_eq" | "assert_relative_eq" | "assert_abs_diff_eq" | "assert_ulps_eq"
         | "assert_approx_eq"
-            if parts.len() >= 2 && parts[0] == parts[1] =>
+            if parts.len() >= 2 && same_pure(parts[0], parts[1]) =>
         {
             0
         }
         "assert_ne" => 1,
+        // A failure path that panics is a check: `panic!` where the test must not get to
+        // (like `assert!(false, ..)`), `unwrap_err()`/`expect_err(..)` (like
+        // `assert!(x.is_err())`).
+        "panic" => 2,
+        _ if norm.ends_with(".unwrap_err()") || norm.contains(".expect_err(") => 1,
         _ => 2,
     };
 }
@@ -647,6 +796,94 @@ mod tests {
         assert_eq!(js("expect(fn).toHaveBeenCalledWith(1)"), 2);
         assert_eq!(js("expect(f).toThrow()"), 1);
         assert_eq!(js("expect(f).toThrow('bad input')"), 3);
+    }
+
+    #[test]
+    fn jest_aliases_read_as_their_canonical_matcher() {
+        let js = |text| classify(text, "expect", Language::JavaScript, 1);
+        assert_eq!(
+            js("expect(next).toBeCalled()").norm,
+            js("expect(next).toHaveBeenCalled()").norm
+        );
+        assert_eq!(js("expect(next).toBeCalled()").strength, 1);
+        assert_eq!(
+            js("expect(next).lastCalledWith(1)").norm,
+            "expect(next).toHaveBeenLastCalledWith(1)"
+        );
+        assert_eq!(
+            js("expect(f).toThrowError('bad')").norm,
+            js("expect(f).toThrow('bad')").norm
+        );
+        // Only whole matcher names: `toReturnWith` is not `toReturn` + `With`.
+        assert_eq!(
+            js("expect(f).toReturnWith(2)").norm,
+            "expect(f).toHaveReturnedWith(2)"
+        );
+    }
+
+    #[test]
+    fn custom_matchers_rejects_and_loose_matchers() {
+        let js = |text| classify(text, "expect", Language::JavaScript, 1);
+        assert_eq!(js("expect('text').toHaveBeenWarned()").strength, 2);
+        assert_eq!(js("expect('text').toHaveBeenWarnedTimes(1)").strength, 2);
+        assert_eq!(js("expect('text').toBe('text')").strength, 0);
+        assert_eq!(js("expect(1).toBeTruthy()").strength, 0);
+        let rejects = js("await expect(p).rejects.toBe(error)");
+        assert_eq!((rejects.family, rejects.strength), (Family::Raises, 3));
+        assert_eq!(js("expect(data).toHaveProperty('pages')").strength, 1);
+        assert_eq!(js("expect(data).toHaveProperty('pages', [])").strength, 2);
+        assert_eq!(
+            js("expect(spy).toHaveBeenCalledWith(expect.any(Function))").strength,
+            1
+        );
+        assert_eq!(
+            js("expect(spy).toHaveBeenCalledWith(expect.any(Function), 1)").strength,
+            2
+        );
+    }
+
+    #[test]
+    fn same_sides_only_for_pure_names() {
+        let py = |text| strength(text, "assert", Language::Python);
+        assert_eq!(py("assert a.b == a.b"), 0);
+        assert_eq!(py("assert SecretStr('x') == SecretStr('x')"), 2);
+        assert_eq!(py("self.assertEqual(Money(1), Money(1))"), 2);
+        assert_eq!(py("self.assertEqual(x, x)"), 0);
+        assert_eq!(
+            strength(
+                "assert_eq!(Foo::new(1), Foo::new(1))",
+                "assert",
+                Language::Rust
+            ),
+            2
+        );
+        assert_eq!(strength("assert_eq!(a, a)", "assert", Language::Rust), 0);
+        assert_eq!(
+            strength(
+                "expect(new Foo()).toEqual(new Foo())",
+                "expect",
+                Language::JavaScript
+            ),
+            2
+        );
+    }
+
+    #[test]
+    fn assert_true_is_as_strong_as_its_condition() {
+        let py = |text| strength(text, "assert", Language::Python);
+        assert_eq!(py("self.assertTrue(any('x' in m for m in out))"), 2);
+        assert_eq!(py("self.assertTrue(a == b)"), 2);
+        assert_eq!(py("self.assertTrue(x)"), 1);
+        assert_eq!(py("self.assertTrue(len(x) > 0)"), 1);
+        assert_eq!(py("self.assertTrue(True)"), 0);
+    }
+
+    #[test]
+    fn rust_panicking_checks() {
+        let rs = |text| strength(text, "assert", Language::Rust);
+        assert_eq!(rs("panic!(\"FD leak\")"), 2);
+        assert_eq!(rs("std::thread::spawn(f).join().unwrap_err()"), 1);
+        assert_eq!(rs("result.expect_err(\"must fail\")"), 1);
     }
 
     #[test]
