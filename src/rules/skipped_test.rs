@@ -3,12 +3,12 @@
 use super::context::{Candidate, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::markers::{
-    self, MODULE_KEY, base_facts, dedupe, inventory, judge, marker_text, shorten,
+    self, Judged, MODULE_KEY, base_facts, dedupe, inventory, judge, marker_text, shorten,
 };
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::query::KEY_SEPARATOR;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 declare_rule! {
     /// ## What it flags
@@ -57,7 +57,10 @@ declare_rule! {
     ///   `if not HAS_X: pytest.skip(..)`, `it.skipIf(process.platform === 'win32')`): it runs
     ///   where the condition allows and never ran before, so nothing was lost.
     /// - A skip inside a function that is not a test and holds none (`def _skip_if_not_latest()`,
-    ///   `def _apply(self): self.skipTest(..)`, `__test__ = False` on a helper class).
+    ///   `def _apply(self): self.skipTest(..)`, `__test__ = False` on a helper class), unless
+    ///   tests that existed in base call it: then they skip at that call, and the skip is
+    ///   reported as theirs (`helper `connect` is now skipped ...`; a warning behind a runtime
+    ///   condition).
     /// ## Configuration
     /// `rules.skipped-test.severity` in `.integrity-gate.yml`; a reasoned skip that already
     /// exists in base can carry `# integrity-gate: allow skipped-test -- <reason>`.
@@ -129,6 +132,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 .iter()
                 .any(|test| *test == key || test.starts_with(&scope_prefix));
         if !existed && !is_test {
+            helper_skip(context, found, &judged, &head_matches, &base_tests, out);
             continue;
         }
         // A new test skipped only on some platforms, versions or without an optional
@@ -174,6 +178,76 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Rust {
         removed_test_attributes(context, out);
     }
+}
+
+/// A skip call added to a helper that tests call: the helper skips no test of its own, but
+/// every test that calls it now skips at that call (`def setup_db(): pytest.skip(..)`). Tests
+/// that existed in base and call the helper are lost from the run: the skip is judged as theirs
+/// (a warning when it is behind a runtime condition). A helper no surviving test calls, or a
+/// marker on a helper (a no-op: pytest marks only tests), is not reported.
+fn helper_skip(
+    context: &FileContext<'_>,
+    found: &crate::query::QueryMatch,
+    judged: &Judged<'_>,
+    head_tests: &[crate::query::QueryMatch],
+    base_tests: &HashSet<String>,
+    out: &mut Output,
+) {
+    let Some(head_text) = context.side(Side::Head).map(|side| side.text) else {
+        return;
+    };
+    let helper = found
+        .key
+        .rsplit(KEY_SEPARATOR)
+        .next()
+        .unwrap_or_default()
+        .trim();
+    let is_call = found.property("kind") != Some("decorator")
+        && head_text
+            .get(found.byte_range.clone())
+            .is_some_and(|text| text.contains('('));
+    if helper.is_empty() || helper == MODULE_KEY || !is_call {
+        return;
+    }
+    let call = format!("{helper}(");
+    let callers: Vec<&str> = head_tests
+        .iter()
+        .filter(|test| test.property("kind") == Some("test"))
+        .filter(|test| base_tests.contains(test.key.as_str()))
+        .filter(|test| {
+            head_text
+                .get(test.byte_range.clone())
+                .is_some_and(|body| body.contains(&call))
+        })
+        .map(|test| test.key.as_str())
+        .collect();
+    let Some(first) = callers.first() else {
+        return;
+    };
+    let marker = marker_text(context, Side::Head, found);
+    let conditional =
+        judged.runtime_condition.is_some() || guarded_by_if(head_text, found.byte_range.start);
+    let effect = describe_effect(found.property("message"), &marker, judged);
+    let others = match callers.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    let severity = if conditional {
+        Severity::Warning.min(judged.severity)
+    } else {
+        judged.severity
+    };
+    out.candidates.push(Candidate {
+        side: Side::Head,
+        line: found.line,
+        end_line: found.end_line,
+        severity,
+        message: format!(
+            "helper `{helper}` is now {effect}: the tests that call it (`{first}`{others}) are skipped with it"
+        ),
+        key: format!("helper:{helper}"),
+        moved: None,
+    });
 }
 
 /// Whether the skip call at `start` runs under an `if` (`if not HAS_X: pytest.skip(..)`,
