@@ -309,18 +309,36 @@ impl Scanner {
 
     fn redact_hits(&self, line: &str, hits: Vec<SecretHit>) -> String {
         let mut spans: Vec<(usize, usize)> = hits.iter().map(|hit| (hit.start, hit.end)).collect();
-        for fragment in self.cut_fragments(line) {
-            if spans
-                .iter()
-                .all(|&(s, e)| fragment.1 <= s || fragment.0 >= e)
-            {
-                spans.push(fragment);
+        // A secret found once is redacted wherever else it stands on the line: overlapping
+        // matches (two credentialed URLs run together) can hide a second copy from the scan.
+        let found: std::collections::BTreeSet<&str> = hits
+            .iter()
+            .map(|hit| &line[hit.start..hit.end])
+            .filter(|secret| !secret.is_empty())
+            .collect();
+        if let Ok(copies) = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&found)
+        {
+            spans.extend(
+                copies
+                    .find_iter(line)
+                    .map(|copy| (copy.start(), copy.end())),
+            );
+        }
+        spans.extend(self.cut_fragments(line));
+        spans.sort_unstable();
+        // Overlapping spans are redacted as one, so no byte of either is shown.
+        let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+        for (start, end) in spans {
+            match merged.last_mut() {
+                Some(last) if start < last.1 => last.1 = last.1.max(end),
+                _ => merged.push((start, end)),
             }
         }
-        spans.sort_unstable();
         let mut out = String::with_capacity(line.len());
         let mut pos = 0;
-        for (start, end) in spans {
+        for (start, end) in merged {
             out.push_str(&line[pos..start]);
             out.push_str(&redact(&line[start..end]));
             pos = end;

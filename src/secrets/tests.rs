@@ -589,3 +589,21 @@ fn thousands_of_hits_on_one_line_resolve_in_linear_time() {
     let _ = scanner().scan_line(&headers);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }
+
+#[test]
+fn a_secret_is_redacted_wherever_else_it_stands_on_the_line() {
+    // Found by fuzzing: two credentialed URLs run together, the scan matches the first
+    // password only, and its second copy used to survive redaction.
+    let line = "$:@ps://e:\u{5}r:@ps://e:\u{5}r:@st[";
+    let scanner = super::scanner();
+    let found: Vec<String> = scanner
+        .scan_line(line)
+        .iter()
+        .map(|hit| line[hit.start..hit.end].to_string())
+        .collect();
+    assert!(!found.is_empty());
+    let redacted = scanner.redact_line(line);
+    for secret in &found {
+        assert!(!redacted.contains(secret.as_str()), "{redacted:?}");
+    }
+}
