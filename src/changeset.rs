@@ -571,7 +571,7 @@ mod tests {
     }
 
     #[test]
-    fn classifies_content_and_keeps_a_lossy_copy() {
+    fn classifies_content() {
         let binary = Content::from_bytes(b"a\0b".to_vec());
         assert_eq!(kind(&binary), Some(Unreadability::Binary));
         assert_eq!(binary.text(), Some("a\u{fffd}b"));

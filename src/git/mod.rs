@@ -221,7 +221,7 @@ impl Git {
             match self.resolve(candidate) {
                 Ok(_) => return Ok(candidate.to_string()),
                 Err(error @ GitError::AmbiguousRevision { .. }) => return Err(error),
-                Err(_) => {}
+                Err(_) => continue, // no such ref: try the next candidate
             }
         }
         Err(GitError::NoDefaultBase)
