@@ -477,17 +477,32 @@ fn judge_across_files(
 
 /// Each side's [`line_starts`], found on first use and shared by the findings of one file.
 #[derive(Default)]
-struct LineStarts {
+struct LineStarts<'a> {
     base: std::cell::OnceCell<Vec<usize>>,
     head: std::cell::OnceCell<Vec<usize>>,
+    /// Where head's lines stood in base, for suppressions: built once per file, since a file
+    /// can carry thousands of findings (and copied suppressions).
+    placement: std::cell::OnceCell<Option<suppress::Placement<'a>>>,
 }
 
-fn to_finding(
+impl<'a> LineStarts<'a> {
+    /// The 1-based line `number` of `side`'s text.
+    fn line(&self, pair: &'a FilePair, side: Side, number: u32) -> Option<String> {
+        let (text, starts) = match side {
+            Side::Head => (pair.head.text()?, &self.head),
+            Side::Base => (pair.base.text()?, &self.base),
+        };
+        let starts = starts.get_or_init(|| line_starts(text));
+        (number as usize <= starts.len()).then(|| line_slice_at(text, starts, number, number, 1))
+    }
+}
+
+fn to_finding<'a>(
     rule: &'static Rule,
     candidate: Candidate,
-    pair: &FilePair,
+    pair: &'a FilePair,
     policy: &Policy,
-    lines: &LineStarts,
+    lines: &LineStarts<'a>,
 ) -> Option<Finding> {
     let (path, text) = match candidate.side {
         Side::Head => (pair.new_path.as_deref(), pair.head.text()),
@@ -497,7 +512,7 @@ fn to_finding(
     if policy.allowed(rule.id, path).is_some() {
         return None;
     }
-    if suppressed(rule.id, &candidate, pair) {
+    if suppressed(rule.id, &candidate, pair, lines) {
         return None;
     }
     let severity = match policy.rules.get(rule.id) {
@@ -548,23 +563,29 @@ fn to_finding(
 /// A suppression counts when it is on the finding's first line or the line above, names the
 /// rule and gives a reason, and stood in base at that place (see [`suppress::stood_in_base`]);
 /// a finding about base (a removal) may rest on any base suppression.
-fn suppressed(rule: &str, candidate: &Candidate, pair: &FilePair) -> bool {
-    let text = match candidate.side {
-        Side::Head => pair.head.text(),
-        Side::Base => pair.base.text(),
-    };
-    let (Some(text), Some(_)) = (text, pair.base.text()) else {
+fn suppressed<'a>(
+    rule: &str,
+    candidate: &Candidate,
+    pair: &'a FilePair,
+    lines: &LineStarts<'a>,
+) -> bool {
+    if pair.base.text().is_none() {
         return false;
-    };
+    }
     let first = candidate.line.saturating_sub(1).max(1);
     (first..=candidate.line).any(|number| {
-        let Some(line) = text.lines().nth(number as usize - 1) else {
+        let Some(line) = lines.line(pair, candidate.side, number) else {
             return false;
         };
-        suppress::parse_line(line).is_some_and(|suppression| {
+        suppress::parse_line(&line).is_some_and(|suppression| {
             suppression.covers(rule)
                 && suppression.reason.is_some()
-                && (candidate.side == Side::Base || suppress::stood_in_base(pair, number))
+                && (candidate.side == Side::Base
+                    || lines
+                        .placement
+                        .get_or_init(|| suppress::Placement::new(pair))
+                        .as_ref()
+                        .is_some_and(|placement| placement.stood_in_base(number)))
         })
     })
 }
