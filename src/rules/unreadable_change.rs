@@ -49,7 +49,7 @@ declare_rule! {
         summary: "a file is hidden from analysis (binary bytes, size cap, LFS pointer, symlink, submodule, slow parse)",
         maturity: Stable,
         check: Some(check),
-        change_check: submodule_replaces_directory,
+        change_check: replaced_by_submodule_or_link,
     }
 }
 
@@ -71,6 +71,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Severity::Warning,
                 format!("the change makes this text file unreadable: {what}"),
             )),
+            // A new link to another file of the repository (a shared config linked into each
+            // package) hides nothing: the gate reads that file where it stands.
+            Content::Absent if links_inside_repository(head, path) => None,
             Content::Absent if is_read_by_rules(path) => Some((
                 Severity::Error,
                 format!("the change adds an unreadable file where rules look: {what}"),
@@ -134,8 +137,33 @@ fn candidate(side: Side, severity: Severity, message: String, kind: Unreadabilit
 
 /// A submodule added where a directory of the base stood: its files vanish from the change
 /// set's view (their deletions are the only trace), so the directory is reported as replaced.
-fn submodule_replaces_directory(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
+/// What only the whole change shows: git reports a file replaced by another kind of entry as a
+/// deletion and an addition, so a submodule in place of a directory, or a link (even one inside
+/// the repository) in place of a text file, is judged here.
+fn replaced_by_submodule_or_link(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
     for (index, pair) in input.pairs.iter().enumerate() {
+        let is_new_inside_link = pair.status == Status::Added
+            && pair.head.unreadable().is_some_and(|head| {
+                head.kind == Unreadability::Symlink && links_inside_repository(head, pair.path())
+            });
+        let replaced_text = || {
+            input.pairs.iter().any(|other| {
+                other.status == Status::Deleted
+                    && other.old_path.as_deref() == Some(pair.path())
+                    && matches!(other.base, Content::Text(_))
+            })
+        };
+        if is_new_inside_link && is_read_by_rules(pair.path()) && replaced_text() {
+            out.candidates.push((
+                index,
+                candidate(
+                    Side::Head,
+                    Severity::Error,
+                    "the change makes this text file unreadable: replaced by a symbolic link, so its edit is not in the change".to_string(),
+                    Unreadability::Symlink,
+                ),
+            ));
+        }
         let is_new_submodule = pair.status == Status::Added
             && pair
                 .head
@@ -164,6 +192,27 @@ fn submodule_replaces_directory(input: &ChangeInput<'_>, out: &mut ChangeOutput)
             ));
         }
     }
+}
+
+/// Whether `side` is a symbolic link at `path` whose target is a relative path that stays
+/// inside the repository.
+fn links_inside_repository(side: &Unreadable, path: &str) -> bool {
+    let Some(crate::changeset::Raw::LinkTarget(target)) = &side.raw else {
+        return false;
+    };
+    if target.is_empty() || target.starts_with(['/', '\\', '~']) || target.contains(':') {
+        return false;
+    }
+    let mut depth = path.split('/').count().saturating_sub(1);
+    for part in target.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." if depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    true
 }
 
 /// A genuine binary asset: binary bytes announcing a binary format (or an LFS pointer for a
@@ -360,6 +409,27 @@ mod tests {
             &side(Unreadability::Symlink, None),
             "assets/logo.png"
         ));
+    }
+
+    #[test]
+    fn links_inside_the_repository_are_told_from_links_out_of_it() {
+        let link = |target: &str| Unreadable {
+            kind: Unreadability::Symlink,
+            lossy: None,
+            magic: None,
+            raw: Some(Raw::LinkTarget(target.to_string())),
+        };
+        let inside = |target: &str, path: &str| links_inside_repository(&link(target), path);
+        assert!(inside(
+            "../../scripts/config.js",
+            "packages/a/root.config.js"
+        ));
+        assert!(inside("shared.py", "tests/conftest.py"));
+        assert!(!inside("../../../etc/passwd", "packages/a/x.js"));
+        assert!(!inside("../x.js", "x.js"));
+        assert!(!inside("/etc/passwd", "tests/conftest.py"));
+        assert!(!inside("C:\\x", "a.js"));
+        assert!(!inside("~/.bashrc", "a.sh"));
     }
 
     #[test]

@@ -393,3 +393,30 @@ fn a_stray_byte_in_documentation_is_a_warning() {
         "docs/guide.txt".to_string()
     )));
 }
+
+/// A new link to another file of the repository (one shared build config linked into every
+/// package) hides nothing, since the gate reads that file where it stands; a new link out of
+/// the repository still blocks.
+#[test]
+fn a_new_link_inside_the_repository_is_not_a_finding() {
+    let repo = change(&[("scripts/build.config.js", b"export default {};\n")], &[]);
+    std::fs::create_dir_all(repo.path().join("packages/a")).unwrap();
+    std::os::unix::fs::symlink(
+        "../../scripts/build.config.js",
+        repo.path().join("packages/a/build.config.js"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        "../../../outside/build.config.js",
+        repo.path().join("packages/a/other.config.js"),
+    )
+    .unwrap();
+    repo.commit("links");
+    let output = diff(&repo);
+    let unreadable: Vec<String> = findings(&output)
+        .into_iter()
+        .filter(|(rule, _, _)| rule == "unreadable-change")
+        .map(|(_, _, path)| path)
+        .collect();
+    assert_eq!(unreadable, ["packages/a/other.config.js"]);
+}

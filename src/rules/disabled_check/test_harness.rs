@@ -66,7 +66,8 @@ fn exits_with_success(line: &str) -> bool {
     static JAVASCRIPT: OnceLock<Option<Regex>> = OnceLock::new();
     let python = regex(
         &PYTHON,
-        r"(?:\b(?:os\._exit|sys\.exit|exit|quit|SystemExit)\s*\(\s*(?:0|False|None|os\.EX_OK)?\s*\)|\braise\s+SystemExit\s*$|\bpytest\.exit\(.*\breturncode\s*=\s*0\b)",
+        // Bare `exit`/`quit` only as the builtins: `self.mocketizer.exit()` is a method.
+        r"(?:(?:\bos\._exit|\bsys\.exit|(?:^|[^.\w])(?:exit|quit|SystemExit))\s*\(\s*(?:0|False|None|os\.EX_OK)?\s*\)|\braise\s+SystemExit\s*$|\bpytest\.exit\(.*\breturncode\s*=\s*0\b)",
     );
     let javascript = regex(
         &JAVASCRIPT,
@@ -87,23 +88,35 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
         .side(Side::Base)
         .map(|base| base.text.lines().map(str::trim).collect())
         .unwrap_or_default();
+    let forks = fork_variables(head);
     // A test module run as a script (`if __name__ == "__main__": sys.exit(pytest.main())`)
-    // exits as a script does; only its `__main__` block may.
-    let mut main_block: Option<usize> = None;
+    // exits as a script does; only its `__main__` block may. A forked child (`if pid == 0:`
+    // after `pid = os.fork()`) must leave with `os._exit`, without running the parent's
+    // cleanup: that is how a test forks, not an exit of the run.
+    let mut exempt_block: Option<usize> = None;
+    let mut in_string = false;
     for (index, line) in head.lines().enumerate() {
         let trimmed = line.trim();
-        if trimmed.is_empty() {
+        // Text inside a multi-line string (a script handed to `python -c`) is data.
+        let was_in_string = in_string;
+        if (trimmed.matches("\"\"\"").count() + trimmed.matches("'''").count()) % 2 == 1
+            || trimmed.matches('`').count() % 2 == 1
+        {
+            in_string = !in_string;
+        }
+        if trimmed.is_empty() || was_in_string {
             continue;
         }
-        if main_block.is_some_and(|depth| indent(line) <= depth) {
-            main_block = None;
+        if exempt_block.is_some_and(|depth| indent(line) <= depth) {
+            exempt_block = None;
         }
-        if trimmed.starts_with("if __name__") && trimmed.contains("__main__") {
-            main_block = Some(indent(line));
+        let opens_main = trimmed.starts_with("if __name__") && trimmed.contains("__main__");
+        if opens_main || opens_child_branch(trimmed, &forks) {
+            exempt_block = Some(indent(line));
             continue;
         }
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        if main_block.is_some()
+        if exempt_block.is_some()
             || !context.is_added_line(number)
             || base_lines.contains(trimmed)
             || trimmed.starts_with(['#', '/', '*'])
@@ -123,6 +136,39 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
             format!("harness-exit:{trimmed}"),
         );
     }
+}
+
+/// Names assigned the result of `os.fork()` (`pid = os.fork()`).
+fn fork_variables(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|line| {
+            let (name, value) = line.trim().split_once('=')?;
+            let name = name.trim();
+            (value.trim() == "os.fork()"
+                && !name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            .then_some(name)
+        })
+        .collect()
+}
+
+/// `if pid == 0:`, `if not pid:` for a fork variable, or `if os.fork() == 0:`: the child's
+/// branch.
+fn opens_child_branch(line: &str, forks: &[&str]) -> bool {
+    let Some(condition) = line
+        .strip_prefix("if ")
+        .and_then(|rest| rest.strip_suffix(':'))
+    else {
+        return false;
+    };
+    let condition = condition
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')');
+    let is_child_test = |subject: &str| {
+        condition == format!("{subject} == 0") || condition == format!("not {subject}")
+    };
+    is_child_test("os.fork()") || forks.iter().any(|name| is_child_test(name))
 }
 
 /// The lines of the `pytest_collection_modifyitems` hook: its `def` line index and body.
@@ -318,6 +364,8 @@ mod tests {
             "process.exit(1)",
             "sys.exit(1)",
             "os._exit(code)",
+            "self.mocketizer.exit()",
+            "server.quit()",
         ] {
             assert!(!exits_with_success(line), "{line}");
         }
