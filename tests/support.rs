@@ -83,3 +83,13 @@ pub fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(output), stderr(output)))
 }
+
+/// The rule id of every finding in a JSON report, in order.
+pub fn rules_of(report: &serde_json::Value) -> Vec<String> {
+    report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| finding["rule"].as_str().unwrap().to_string())
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! Fail closed in the git layer, the policy source and operator input (issue 10, items 1, 3,
 //! 6, 18 and 19): each test builds the hostile repository or input and runs the real binary.
 
-use crate::support::{Repo, binary, json, stderr, stdout};
+use crate::support::{Repo, binary, json, rules_of, stderr, stdout};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -13,15 +13,6 @@ const POLICY: &str = ".integrity-gate.yml";
 
 fn skipped(text: &str) -> String {
     text.replace("def test_adds", "@pytest.mark.skip\ndef test_adds")
-}
-
-fn rules_of(report: &serde_json::Value) -> Vec<String> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|finding| finding["rule"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Runs `command`, failing the test (and killing the child) when it outlives `limit`: a hang

@@ -1,7 +1,7 @@
 //! Fail closed (issue 10, items 2, 7, 8): suppressions count only where they stood in base, the
 //! relayed report's verdict is recomputed, and the rule gaps an agent would use are closed.
 
-use crate::support::{Repo, json, stderr};
+use crate::support::{Repo, json, rules_of, stderr};
 use serde_json::Value;
 
 /// Synthetic, built at run time so that this file itself holds no token.
@@ -30,15 +30,6 @@ fn diff_json(repo: &Repo) -> (Option<i32>, Value) {
         stderr(&output)
     );
     (output.status.code(), json(&output))
-}
-
-fn rules_of(report: &Value) -> Vec<String> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|finding| finding["rule"].as_str().unwrap().to_string())
-        .collect()
 }
 
 const ALLOW_SKIP: &str =
