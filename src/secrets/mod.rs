@@ -254,6 +254,15 @@ impl Scanner {
                         {
                             continue;
                         }
+                        // `"/etc/passwd", "…"` names a path, not a credential variable: an
+                        // identifier never continues a path.
+                        let in_path = matches!(c.rule.pattern, Pattern::Generic)
+                            && caps.name("id").is_some_and(|id| {
+                                id.start() > 0 && matches!(bytes[id.start() - 1], b'/' | b'\\')
+                            });
+                        if in_path {
+                            continue;
+                        }
                         let quoted = start > 0 && matches!(bytes[start - 1], b'"' | b'\'' | b'`');
                         if !accept(c.rule, secret, group("id"), group("u"), group("h"), quoted) {
                             continue;

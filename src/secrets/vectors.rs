@@ -1248,6 +1248,7 @@ pub(crate) static VECTORS: &[Vector] = &[
         ],
         &[
             "password = os.environ[\"DB_PASSWORD\"]",
+            "assert not inside(\"../../../etc/passwd\", \"packages/a/x.js\")",
             "token: ${{ secrets.NPM_TOKEN }}",
             "api_key = process.env.API_KEY;",
             "password: changeme",
