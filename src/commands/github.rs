@@ -105,6 +105,7 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
             .flatten()
     });
     let source = PolicySource {
+        policy_rev: None,
         config: args.config.as_deref(),
         fail_on: args.fail_on.as_deref(),
         agent: agent.is_some(),

@@ -26,6 +26,10 @@ pub struct PolicySource<'a> {
     pub agent: bool,
     /// Ask the package registries about new dependencies (`--online`).
     pub online: bool,
+    /// Read the policy at this revision instead of at BASE: a push that creates a branch has
+    /// no remote commit of its own, and its base is an old fork point, so the policy comes
+    /// from the remote's default branch as it is now.
+    pub policy_rev: Option<&'a str>,
 }
 
 /// Analyses a range: reads the change, the policy from the base ref as it is now (the commit
@@ -37,7 +41,11 @@ pub fn analyze(
     source: &PolicySource<'_>,
 ) -> Result<(Report, Policy), Failure> {
     let (base_commit, change) = repo.change_set(range)?;
-    let mut policy = match (source.config, base_commit) {
+    let policy_commit = match source.policy_rev {
+        Some(rev) => Some(repo.resolve(rev)?),
+        None => base_commit,
+    };
+    let mut policy = match (source.config, policy_commit) {
         (Some(path), _) => load_policy_file(path)?,
         (None, Some(commit)) => policy_at(repo, commit)?,
         (None, None) => Policy::default(),
@@ -117,6 +125,7 @@ pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
         worktree: args.worktree,
     };
     let source = PolicySource {
+        policy_rev: None,
         config: args.config.as_deref(),
         fail_on: args.fail_on.as_deref(),
         agent: false,

@@ -55,24 +55,25 @@ pub fn pre_push(args: &PrePushArgs) -> Result<(Vec<u8>, Exit), Failure> {
     let cwd: PathBuf = std::env::current_dir()
         .map_err(|e| Failure::new(format!("cannot read the current directory: {e}")))?;
     let repo = open_repo(Some(&cwd))?;
-    let source = PolicySource {
-        config: args.config.as_deref(),
-        fail_on: args.fail_on.as_deref(),
-        agent: false,
-        online: false,
-    };
     let ranges = match hook::pre_commit_range(|key| std::env::var(key).ok()) {
-        PreCommitRange::Range { from, to } => vec![(to.clone(), Some(from), to)],
-        PreCommitRange::NoRange => vec![("HEAD".to_string(), None, "HEAD".to_string())],
-        PreCommitRange::NotPreCommit => pushed_ranges(&cwd, args.remote.as_deref())?,
+        PreCommitRange::Range { from, to } => vec![(to.clone(), Some(from), to, None)],
+        PreCommitRange::NoRange => vec![("HEAD".to_string(), None, "HEAD".to_string(), None)],
+        PreCommitRange::NotPreCommit => pushed_ranges(&repo, &cwd, args.remote.as_deref())?,
     };
     let mut out = Vec::new();
     let mut exit = Exit::Clean;
-    for (label, base, head) in ranges {
+    for (label, base, head, policy_rev) in ranges {
         let range = git::Range {
             base: base.as_deref(),
             head: Some(&head),
             worktree: false,
+        };
+        let source = PolicySource {
+            config: args.config.as_deref(),
+            fail_on: args.fail_on.as_deref(),
+            agent: false,
+            online: false,
+            policy_rev: policy_rev.as_deref(),
         };
         let (report, _) = analyze(&repo, &range, &source)?;
         if report.findings.is_empty() {
@@ -92,11 +93,17 @@ pub fn pre_push(args: &PrePushArgs) -> Result<(Vec<u8>, Exit), Failure> {
     Ok((out, exit))
 }
 
-/// (label, base, head) for each ref git is pushing; deletions are skipped.
+/// One range to check: (label, base, head, revision to read the policy at).
+type PushedRange = (String, Option<String>, String, Option<String>);
+
+/// (label, base, head, policy revision) for each ref git is pushing; deletions are skipped. A
+/// new branch is bounded by its fork point, but its policy is the remote default branch's as it
+/// is now (`<remote>/HEAD`), when the clone knows it.
 fn pushed_ranges(
+    repo: &git::Git,
     repo_dir: &Path,
     remote: Option<&str>,
-) -> Result<Vec<(String, Option<String>, String)>, Failure> {
+) -> Result<Vec<PushedRange>, Failure> {
     let stdin = super::input::read_stream_bounded(
         std::io::stdin(),
         "git's pre-push input",
@@ -108,10 +115,15 @@ fn pushed_ranges(
         let Some(base) = hook::resolve_base(repo_dir, remote, &pushed)? else {
             continue;
         };
+        let default_branch = format!("refs/remotes/{remote}/HEAD");
+        let policy_rev = (pushed.base == hook::RangeBase::NewBranch
+            && repo.resolve(&default_branch).is_ok())
+        .then_some(default_branch);
         ranges.push((
             pushed.local_ref.clone(),
             Some(base),
             pushed.local_sha.clone(),
+            policy_rev,
         ));
     }
     Ok(ranges)

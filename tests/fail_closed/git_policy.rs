@@ -177,6 +177,44 @@ fn pre_push_reads_the_policy_from_the_remote_sha() {
     );
 }
 
+/// A push that creates the branch has no remote commit of its own: the range starts at the
+/// fork point, but the policy is the remote default branch's as it is now.
+#[test]
+fn pre_push_of_a_new_branch_reads_the_policy_from_the_remote_default_branch() {
+    let (repo, tip, head) =
+        policy_tightened_after_branching("ignore:\n  - \"tests/**\"\n", "fail-on: error\n");
+    repo.git(&["update-ref", "refs/remotes/origin/main", &tip]);
+    repo.git(&[
+        "symbolic-ref",
+        "refs/remotes/origin/HEAD",
+        "refs/remotes/origin/main",
+    ]);
+    let mut child = Command::new(binary())
+        .arg("pre-push")
+        .current_dir(repo.path())
+        .env_remove("PRE_COMMIT")
+        .env_remove("PRE_COMMIT_FROM_REF")
+        .env_remove("PRE_COMMIT_TO_REF")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(
+        child.stdin.take().unwrap(),
+        "refs/heads/feature {head} refs/heads/feature {}",
+        "0".repeat(40)
+    )
+    .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("skipped-test"),
+        "{}",
+        stdout(&output)
+    );
+}
+
 #[test]
 fn github_reads_the_policy_from_the_event_base_sha() {
     let (repo, tip, head) =
