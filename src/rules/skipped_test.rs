@@ -101,7 +101,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let head_matches = context.matches(Side::Head, "tests");
     let head_tests: Vec<&str> = head_matches
         .iter()
-        .filter(|found| found.property("kind") == Some("test"))
+        .filter(|found| matches!(found.property("kind"), Some("test" | "suite")))
         .map(|found| found.key.as_str())
         .collect();
     let head_text = context.side(Side::Head).map_or("", |side| side.text);
@@ -127,7 +127,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
         // A skip in a function that is no test and holds none (`def _skip_if_not_latest()`, a
         // `Test*` helper class in a non-test module) skips no test of its own.
+        // A skipped declaration (`describe.skip(..)`, `xtest.each(..)(..)`) declares the test
+        // or suite it skips, whether or not it holds tests yet.
         let is_test = key == MODULE_KEY
+            || found.property("kind") == Some("declaration")
             || head_tests
                 .iter()
                 .any(|test| *test == key || test.starts_with(&scope_prefix));
@@ -202,7 +205,7 @@ fn helper_skip(
         .next()
         .unwrap_or_default()
         .trim();
-    let is_call = found.property("kind") != Some("decorator")
+    let is_call = found.property("kind") == Some("in-body")
         && head_text
             .get(found.byte_range.clone())
             .is_some_and(|text| text.contains('('));
