@@ -70,7 +70,6 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

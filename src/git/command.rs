@@ -170,7 +170,6 @@ fn kill_group(id: u32) {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
