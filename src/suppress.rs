@@ -34,10 +34,14 @@ pub fn parse_line(line: &str) -> Option<Suppression> {
     const MARKER: &str = "integrity-gate:";
     let at = line.find(MARKER)?;
     let before = line[..at].trim_end();
-    if !COMMENT_OPENERS
-        .iter()
-        .any(|opener| before.ends_with(opener))
-    {
+    // The opener must start a comment, not sit inside a string: `"# integrity-gate: …"` in a
+    // test's literal is data.
+    let opens_comment = COMMENT_OPENERS.iter().any(|opener| {
+        before
+            .strip_suffix(opener)
+            .is_some_and(|code| !code.ends_with(['"', '\'', '`']))
+    });
+    if !opens_comment {
         return None;
     }
     // Documentation that shows the syntax in backticks (`# integrity-gate: allow x -- why`)
@@ -239,6 +243,16 @@ mod tests {
         // A different reason is a different suppression.
         let reworded = base.replace("flaky", "slow");
         assert!(!stood_in_base(&pair(&base, &reworded), 1));
+    }
+
+    #[test]
+    fn a_suppression_inside_a_string_literal_is_data() {
+        assert_eq!(
+            parse_line(r##"const ALLOW: &str = "# integrity-gate: allow skipped-test -- flaky";"##),
+            None
+        );
+        assert_eq!(parse_line("line = '// integrity-gate: allow x -- y'"), None);
+        assert!(parse_line(r#"x = "a"  # integrity-gate: allow x -- y"#).is_some());
     }
 
     #[test]

@@ -218,10 +218,13 @@ impl Git {
             "origin/main",
             "origin/master",
         ] {
-            match self.resolve(candidate) {
-                Ok(_) => return Ok(candidate.to_string()),
-                Err(error @ GitError::AmbiguousRevision { .. }) => return Err(error),
-                Err(_) => continue, // no such ref: try the next candidate
+            // A name that does not exist sends the search on to the next candidate.
+            let resolved = self.resolve(candidate);
+            if let Err(error @ GitError::AmbiguousRevision { .. }) = resolved {
+                return Err(error);
+            }
+            if resolved.is_ok() {
+                return Ok(candidate.to_string());
             }
         }
         Err(GitError::NoDefaultBase)

@@ -148,10 +148,9 @@ fn diff_reads_the_policy_from_the_base_tip_not_the_merge_base() {
     );
 }
 
-#[test]
-fn pre_push_reads_the_policy_from_the_remote_sha() {
-    let (repo, tip, head) =
-        policy_tightened_after_branching("ignore:\n  - \"tests/**\"\n", "fail-on: error\n");
+/// Runs `pre-push` in `repo` with `line` as git's stdin and asserts that it blocks the push
+/// for the skipped test (the tighter policy applied).
+fn assert_pre_push_blocks_the_skip(repo: &Repo, line: &str) {
     let mut child = Command::new(binary())
         .arg("pre-push")
         .current_dir(repo.path())
@@ -163,17 +162,23 @@ fn pre_push_reads_the_policy_from_the_remote_sha() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    writeln!(
-        child.stdin.take().unwrap(),
-        "refs/heads/feature {head} refs/heads/main {tip}"
-    )
-    .unwrap();
+    writeln!(child.stdin.take().unwrap(), "{line}").unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
     assert!(
         stdout(&output).contains("skipped-test"),
         "{}",
         stdout(&output)
+    );
+}
+
+#[test]
+fn pre_push_reads_the_policy_from_the_remote_sha() {
+    let (repo, tip, head) =
+        policy_tightened_after_branching("ignore:\n  - \"tests/**\"\n", "fail-on: error\n");
+    assert_pre_push_blocks_the_skip(
+        &repo,
+        &format!("refs/heads/feature {head} refs/heads/main {tip}"),
     );
 }
 
@@ -189,29 +194,10 @@ fn pre_push_of_a_new_branch_reads_the_policy_from_the_remote_default_branch() {
         "refs/remotes/origin/HEAD",
         "refs/remotes/origin/main",
     ]);
-    let mut child = Command::new(binary())
-        .arg("pre-push")
-        .current_dir(repo.path())
-        .env_remove("PRE_COMMIT")
-        .env_remove("PRE_COMMIT_FROM_REF")
-        .env_remove("PRE_COMMIT_TO_REF")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    writeln!(
-        child.stdin.take().unwrap(),
-        "refs/heads/feature {head} refs/heads/feature {}",
-        "0".repeat(40)
-    )
-    .unwrap();
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
-    assert!(
-        stdout(&output).contains("skipped-test"),
-        "{}",
-        stdout(&output)
+    let zero = "0".repeat(40);
+    assert_pre_push_blocks_the_skip(
+        &repo,
+        &format!("refs/heads/feature {head} refs/heads/feature {zero}"),
     );
 }
 
