@@ -124,6 +124,9 @@ pub struct Policy {
     pub fail_on: FailOn,
     /// Per-rule overrides.
     pub rules: HashMap<&'static str, Level>,
+    /// Per-rule severity of `likely` findings (`rules.<id>.likely-severity`); without one, a
+    /// likely finding is one step below the rule's level.
+    pub likely: HashMap<&'static str, Severity>,
     /// Paths the gate never analyses.
     pub ignore: Option<GlobSet>,
     /// Reasoned exceptions.
@@ -139,6 +142,7 @@ impl Default for Policy {
             source: PolicyOrigin::default_policy(),
             fail_on: FailOn::AtLeast(Severity::Error),
             rules: HashMap::new(),
+            likely: HashMap::new(),
             ignore: None,
             allow: Vec::new(),
             agents: None,
@@ -213,7 +217,7 @@ pub struct ConfigError {
 }
 
 const TOP_KEYS: &[&str] = &["fail-on", "rules", "ignore", "allow", "agents"];
-const RULE_KEYS: &[&str] = &["severity"];
+const RULE_KEYS: &[&str] = &["severity", "likely-severity"];
 const ALLOW_KEYS: &[&str] = &["rule", "paths", "reason"];
 const AGENT_KEYS: &[&str] = &["fail-on", "rules"];
 
@@ -242,7 +246,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
         policy.fail_on = parse_fail_on(value, "fail-on").map_err(error)?;
     }
     if let Some(value) = top.get("rules") {
-        policy.rules = parse_rules(value, "rules").map_err(error)?;
+        (policy.rules, policy.likely) = parse_rules(value, "rules").map_err(error)?;
     }
     if let Some(value) = top.get("ignore") {
         let globs = string_list(value, "ignore").map_err(error)?;
@@ -261,7 +265,9 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
             agents.fail_on = Some(parse_fail_on(value, "agents.fail-on").map_err(error)?);
         }
         if let Some(value) = map.get("rules") {
-            agents.rules = parse_rules(value, "agents.rules").map_err(error)?;
+            // A stricter agent policy raises levels; how likely findings rank stays the main
+            // policy's.
+            (agents.rules, _) = parse_rules(value, "agents.rules").map_err(error)?;
         }
         policy.agents = Some(agents);
     }
@@ -316,11 +322,18 @@ fn parse_fail_on(value: &Value, key: &str) -> Result<FailOn, String> {
     FailOn::parse(text).ok_or_else(|| format!("`{key}` is not one of error, warning, note, never"))
 }
 
-fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>, String> {
+/// Rule levels and likely-finding severities per rule id.
+type RuleSettings = (
+    HashMap<&'static str, Level>,
+    HashMap<&'static str, Severity>,
+);
+
+fn parse_rules(value: &Value, key: &str) -> Result<RuleSettings, String> {
     let map = value
         .as_object()
         .ok_or_else(|| format!("`{key}` must be a mapping of rule ids"))?;
     let mut levels = HashMap::new();
+    let mut likely = HashMap::new();
     for (id, settings) in map {
         let rule = rules::find(id).ok_or_else(|| {
             unknown(
@@ -348,8 +361,14 @@ fn parse_rules(value: &Value, key: &str) -> Result<HashMap<&'static str, Level>,
             };
             levels.insert(rule.id, level);
         }
+        if let Some(severity) = settings.get("likely-severity") {
+            let severity = severity.as_str().and_then(Severity::parse).ok_or_else(|| {
+                format!("`{key}.{id}.likely-severity` is not one of note, warning, error")
+            })?;
+            likely.insert(rule.id, severity);
+        }
     }
-    Ok(levels)
+    Ok((levels, likely))
 }
 
 fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
@@ -434,6 +453,15 @@ fn parse_allow(value: &Value) -> Result<Vec<Allow>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn likely_severity_is_read_per_rule_and_checked() {
+        let policy = parse("rules:\n  deleted-test:\n    likely-severity: error\n", "p").unwrap();
+        assert_eq!(policy.likely.get("deleted-test"), Some(&Severity::Error));
+        assert!(!policy.rules.contains_key("deleted-test"));
+        let error = parse("rules:\n  deleted-test:\n    likely-severity: off\n", "p").unwrap_err();
+        assert!(error.message.contains("likely-severity"), "{error}");
+    }
 
     #[test]
     fn empty_policy_is_the_default() {

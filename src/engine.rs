@@ -8,7 +8,8 @@
 
 use crate::changeset::{ChangeSet, FilePair};
 use crate::config::{Level, Policy};
-use crate::finding::{Finding, Note, Severity, Side, stable_hash};
+use crate::finding::{Confidence, Finding, Note, Severity, Side, stable_hash};
+use crate::rules::likeness::{self, TestPrint};
 use crate::rules::{
     ALL_RULES, Candidate, ChangeInput, ChangeOutput, Fact, FactRef, FileContext, Output, Rule,
     UNREADABLE_CHANGE, inventory, over_budget,
@@ -66,6 +67,8 @@ struct FileResult {
     candidates: Vec<(&'static Rule, Candidate)>,
     facts: Vec<(&'static str, Fact)>,
     handoffs: Vec<(&'static str, Box<dyn std::any::Any + Send>)>,
+    /// Prints of new or changed tests, where deleted tests may live on.
+    prints: Vec<TestPrint>,
     notes: Vec<Note>,
     /// Collected test ids per side, with the language family, for the inventory summary.
     tests: Option<(&'static str, Vec<String>, Vec<String>)>,
@@ -118,6 +121,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         }
     }
 
+    let successors = likeness::Index::new(results.iter().flat_map(|result| &result.prints));
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = change.notes.clone();
     notes.extend(
@@ -136,18 +140,22 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes.extend(result.notes.iter().cloned());
         let mut kept = Vec::new();
         for (rule, candidate) in &result.candidates {
-            let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts) else {
+            let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts, &successors)
+            else {
                 continue;
             };
             *judged.entry(rule.id).or_default() += 1;
             kept.push((*rule, candidate));
         }
         let lines = LineStarts::default();
+        let mut shown = Vec::new();
         for (rule, candidate) in crate::repeats::collapse(kept) {
+            let key = candidate.key.clone();
             if let Some(finding) = to_finding(rule, candidate, pair, policy, &lines) {
-                findings.push(finding);
+                shown.push((rule, key, finding));
             }
         }
+        findings.extend(crate::repeats::aggregate(shown));
     }
     for rule in &rules {
         let Some(change_check) = rule.change_check else {
@@ -301,6 +309,7 @@ fn analyze_file(
         candidates: Vec::new(),
         facts: Vec::new(),
         handoffs: Vec::new(),
+        prints: Vec::new(),
         notes: Vec::new(),
         tests: None,
     };
@@ -330,6 +339,7 @@ fn analyze_file(
         result
             .facts
             .extend(output.facts.into_iter().map(|fact| (rule.id, fact)));
+        result.prints.extend(output.prints);
         result.handoffs.extend(
             output
                 .handoffs
@@ -439,10 +449,13 @@ fn hazard_findings(context: &FileContext<'_>, rules: &[&'static Rule], result: &
 /// Applies the cross-file facts: drops a candidate that some changed file already explains (a
 /// moved test that was skipped before; a deleted test that lives on in another file's head,
 /// under its name or, via `also`, its body), and raises one whose test existed in another file.
+/// A deleted test with the same code under another name elsewhere is a move; one with a
+/// plausible successor becomes a `likely` finding that names it.
 fn judge_across_files(
     rule: &Rule,
     mut candidate: Candidate,
     facts: &FactTable,
+    successors: &likeness::Index<'_>,
 ) -> Option<Candidate> {
     let Some(moved) = candidate.moved.take() else {
         return Some(candidate);
@@ -461,6 +474,18 @@ fn judge_across_files(
             .any(|(other, key)| drops(fact_for(*other, key)))
     {
         return None;
+    }
+    if let Some((print, message)) = &moved.print
+        && let Some(successor) = successors.successor(print)
+    {
+        if successor.likeness == likeness::Likeness::Same {
+            return None;
+        }
+        candidate.confidence = Confidence::Likely;
+        candidate.message = format!(
+            "{message}; it may live on as `{}` ({}:{}), which shares {}",
+            successor.print.key, successor.print.path, successor.print.line, successor.evidence
+        );
     }
     if let Some((name, severity, message)) = moved.existed {
         if fact(name).is_none() {
@@ -520,6 +545,15 @@ fn to_finding<'a>(
         Some(Level::Off) => return None,
         None => candidate.severity,
     };
+    // A guess ranks one step lower unless the policy says how high it ranks, and never above
+    // the rule's level.
+    let severity = match candidate.confidence {
+        Confidence::Certain => severity,
+        Confidence::Likely => policy
+            .likely
+            .get(rule.id)
+            .map_or_else(|| severity.lower(), |likely| (*likely).min(severity)),
+    };
     // Redaction happens here, once, for every rule: no reporter can show what a finding
     // never holds.
     let scanner = crate::secrets::scanner();
@@ -556,6 +590,7 @@ fn to_finding<'a>(
         fingerprint: stable_hash(&[rule.id, &path, &candidate.key]),
         path,
         message,
+        confidence: candidate.confidence,
         snippet,
     })
 }

@@ -38,6 +38,39 @@ impl Severity {
     }
 }
 
+/// How sure the rule is that the finding means what its message says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// Judged on plain evidence: a skip added, a test gone with nothing like it anywhere.
+    #[default]
+    Certain,
+    /// Judged on a guess the gate cannot confirm (a test that may have moved under another
+    /// name, a check that may live in a helper): shown one severity lower unless the policy
+    /// sets `likely-severity`.
+    Likely,
+}
+
+impl Confidence {
+    /// The lower-case name used in the output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Confidence::Certain => "certain",
+            Confidence::Likely => "likely",
+        }
+    }
+}
+
+impl Severity {
+    /// One step lower; a note stays a note.
+    pub fn lower(self) -> Severity {
+        match self {
+            Severity::Error => Severity::Warning,
+            Severity::Warning | Severity::Note => Severity::Note,
+        }
+    }
+}
+
 /// Which revision a finding's line numbers refer to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -77,6 +110,9 @@ pub struct Finding {
     pub message: String,
     /// The source lines of the finding, secrets already redacted.
     pub snippet: String,
+    /// Extension: `certain`, or `likely` when the judgement rests on a guess (then already
+    /// one severity lower by default).
+    pub confidence: Confidence,
     /// Stable identity of the finding without line numbers (rule, path, key), for SARIF
     /// fingerprints and for pairing runs.
     #[serde(skip)]
@@ -84,6 +120,14 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The message as reporters show it: a `likely` finding says so.
+    pub fn shown_message(&self) -> std::borrow::Cow<'_, str> {
+        match self.confidence {
+            Confidence::Certain => self.message.as_str().into(),
+            Confidence::Likely => format!("{} (likely)", self.message).into(),
+        }
+    }
+
     /// The order every output uses: path, line, rule, side, then message for total determinism.
     pub fn sort_key(&self) -> (&str, u32, &str, Side, &str) {
         (&self.path, self.line, self.rule, self.side, &self.message)

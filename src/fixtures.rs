@@ -60,7 +60,8 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
     })
 }
 
-/// One row per finding: `side | path:line-end | rule | severity | message`.
+/// One row per finding: `side | path:line-end | rule | severity | message`, the message as
+/// reporters show it (a `likely` finding's ends in `(likely)`).
 pub fn expected_rows(report: &Report) -> String {
     let mut out = String::new();
     for finding in &report.findings {
@@ -72,7 +73,7 @@ pub fn expected_rows(report: &Report) -> String {
             finding.end_line,
             finding.rule,
             finding.severity.as_str(),
-            finding.message
+            finding.shown_message()
         ));
     }
     out

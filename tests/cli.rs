@@ -49,10 +49,19 @@ fn a_new_skip_blocks_with_exit_1_and_contract_json() {
             "tests": {"base": 2, "head": 2, "added": 0, "deleted": 0, "skipped": 1}
         })
     );
-    assert_eq!(finding.as_object().unwrap().len(), 8);
+    assert_eq!(finding["confidence"], "certain");
+    assert_eq!(finding.as_object().unwrap().len(), 9);
     let text = stdout(&output);
     let positions: Vec<usize> = [
-        "rule", "severity", "path", "line", "end_line", "side", "message", "snippet",
+        "rule",
+        "severity",
+        "path",
+        "line",
+        "end_line",
+        "side",
+        "message",
+        "snippet",
+        "confidence",
     ]
     .iter()
     .map(|key| text.find(&format!("\"{key}\":")).unwrap())

@@ -487,7 +487,7 @@ pub fn annotations(findings: &[Finding], max: usize) -> Vec<Annotation> {
                 },
                 // Shown to reviewers on the diff: no bidi override or control character
                 // from the change may reorder or hide what they read.
-                message: cut(&escape_controls(&f.message), ANNOTATION_TEXT_LIMIT),
+                message: cut(&escape_controls(&f.shown_message()), ANNOTATION_TEXT_LIMIT),
                 title: cut(f.rule, ANNOTATION_TITLE_LIMIT),
                 raw_details: (!f.snippet.is_empty())
                     .then(|| cut(&escape_controls_in_lines(&f.snippet), ANNOTATION_TEXT_LIMIT)),
@@ -526,7 +526,7 @@ fn details_text(report: &Report) -> String {
             summary::code_span(&f.path).replace('|', "\\|"),
             f.line,
             side,
-            summary::inline(&f.message)
+            summary::inline(&f.shown_message())
         ));
     }
     summary::truncate_markdown(
@@ -766,6 +766,7 @@ mod tests {
                 message: "m".into(),
                 snippet: "s".into(),
                 fingerprint: String::new(),
+                confidence: crate::finding::Confidence::Certain,
             })
             .collect();
         let blocking = findings
@@ -879,6 +880,7 @@ mod tests {
             message: "é".repeat(40_000),
             snippet: String::new(),
             fingerprint: String::new(),
+            confidence: crate::finding::Confidence::Certain,
         });
         let anns = annotations(&r.findings, 10);
         assert_eq!(anns.len(), 1);

@@ -45,7 +45,7 @@ pub fn annotation_line(f: &Finding) -> String {
                 f.line,
                 end,
                 title,
-                escape_data(&f.message)
+                escape_data(&f.shown_message())
             )
         }
         _ => {
@@ -65,7 +65,7 @@ pub fn annotation_line(f: &Finding) -> String {
                 title,
                 escape_data(&location),
                 what,
-                escape_data(&f.message)
+                escape_data(&f.shown_message())
             )
         }
     }
@@ -183,6 +183,7 @@ mod tests {
             message: msg.to_string(),
             snippet: String::new(),
             fingerprint: String::new(),
+            confidence: crate::finding::Confidence::Certain,
         }
     }
 

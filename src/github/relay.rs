@@ -255,6 +255,12 @@ fn read_finding(
         end_line: last,
         side,
         message: redact(text("message")?),
+        // Reports from before the field existed, or without it, were certain.
+        confidence: match item.get("confidence").and_then(Value::as_str) {
+            None | Some("certain") => crate::finding::Confidence::Certain,
+            Some("likely") => crate::finding::Confidence::Likely,
+            Some(_) => return Err("bad `confidence`".into()),
+        },
         snippet: redact(text("snippet")?),
         fingerprint: String::new(),
     })

@@ -302,6 +302,7 @@ mod tests {
                 message: "it.only".into(),
                 snippet: "it.only(".into(),
                 fingerprint: String::new(),
+                confidence: crate::finding::Confidence::Certain,
             }],
             files_scanned: 1,
             notes: Vec::new(),

@@ -175,7 +175,7 @@ fn push_findings(md: &mut String, findings: &[&Finding], max: usize) {
             severity_word(f.severity),
             inline(f.rule),
             code_span(&location),
-            inline(&f.message)
+            inline(&f.shown_message())
         ));
         if !f.snippet.trim().is_empty() {
             let fence = fence_for(&f.snippet);
@@ -443,6 +443,7 @@ mod tests {
             message: format!("{rule} at {path}"),
             snippet: snippet.into(),
             fingerprint: String::new(),
+            confidence: crate::finding::Confidence::Certain,
         }
     }
 

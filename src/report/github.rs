@@ -42,11 +42,15 @@ pub fn render(report: &Report) -> String {
         let (location, message) = match finding.side {
             Side::Head => (
                 format!(",line={},endLine={}", finding.line, finding.end_line),
-                finding.message.clone(),
+                finding.shown_message().into_owned(),
             ),
             Side::Base => (
                 String::new(),
-                format!("{} (base revision, line {})", finding.message, finding.line),
+                format!(
+                    "{} (base revision, line {})",
+                    finding.shown_message(),
+                    finding.line
+                ),
             ),
         };
         let _ = writeln!(

@@ -35,6 +35,7 @@ pub fn render(report: &Report, style: Style) -> String {
     if !report.notes.is_empty() {
         out.push('\n');
     }
+    out.push_str(&statistics(&report.findings));
     if let Some(tests) = report.tests {
         let _ = writeln!(
             out,
@@ -57,8 +58,8 @@ fn render_finding(renderer: &Renderer, finding: &Finding) -> String {
         Side::Head => path.into_owned(),
         Side::Base => format!("{path} (base revision)"),
     };
-    let message = escape_controls(&finding.message);
-    let title = level.primary_title(message.as_ref()).id(finding.rule);
+    let message = escape_controls(&finding.shown_message()).into_owned();
+    let title = level.primary_title(message.as_str()).id(finding.rule);
     if finding.snippet.is_empty() {
         let group = title.element(Level::NOTE.message(format!("at {path}:{}", finding.line)));
         return renderer.render(&[group]);
@@ -74,6 +75,41 @@ fn render_finding(renderer: &Renderer, finding: &Finding) -> String {
         .fold(false)
         .annotation(AnnotationKind::Primary.span(0..source.len()).label(label));
     renderer.render(&[title.element(snippet)])
+}
+
+/// Findings per rule, most frequent first, like `ruff --statistics`: with many findings the
+/// shape of the change shows at a glance.
+fn statistics(findings: &[Finding]) -> String {
+    let mut rows: Vec<(&str, [usize; 3])> = Vec::new();
+    for finding in findings {
+        let index = match rows.iter().position(|(rule, _)| *rule == finding.rule) {
+            Some(index) => index,
+            None => {
+                rows.push((finding.rule, [0; 3]));
+                rows.len() - 1
+            }
+        };
+        rows[index].1[finding.severity as usize] += 1;
+    }
+    if rows.len() < 2 && findings.len() < 2 {
+        return String::new();
+    }
+    rows.sort_by(|a, b| {
+        let total = |counts: &[usize; 3]| counts.iter().sum::<usize>();
+        total(&b.1).cmp(&total(&a.1)).then(a.0.cmp(b.0))
+    });
+    let mut out = String::new();
+    for (rule, counts) in rows {
+        let parts: Vec<String> = [Severity::Error, Severity::Warning, Severity::Note]
+            .into_iter()
+            .filter(|severity| counts[*severity as usize] > 0)
+            .map(|severity| format!("{} {}", counts[severity as usize], severity.as_str()))
+            .collect();
+        let total: usize = counts.iter().sum();
+        let _ = writeln!(out, "{total:>5}  {rule:<26} {}", parts.join(", "));
+    }
+    out.push('\n');
+    out
 }
 
 /// `integrity-gate: 3 findings (2 blocking) in 5 changed files`

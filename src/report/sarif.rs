@@ -42,8 +42,8 @@ pub fn render(report: &Report) -> Vec<u8> {
                 "ruleIndex": rule_index,
                 "level": level(finding.severity),
                 "message": { "text": match finding.side {
-                    Side::Head => finding.message.clone(),
-                    Side::Base => format!("{} (base revision, line {})", finding.message, finding.line),
+                    Side::Head => finding.shown_message().into_owned(),
+                    Side::Base => format!("{} (base revision, line {})", finding.shown_message(), finding.line),
                 }},
                 "locations": [{
                     "physicalLocation": {
@@ -56,7 +56,10 @@ pub fn render(report: &Report) -> Vec<u8> {
                     },
                 }],
                 "partialFingerprints": { "integrityGate/v1": finding.fingerprint },
-                "properties": { "side": finding.side.as_str() },
+                "properties": {
+                    "side": finding.side.as_str(),
+                    "confidence": finding.confidence.as_str(),
+                },
             })
         })
         .collect();

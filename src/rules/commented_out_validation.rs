@@ -157,6 +157,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 message,
                 key: format!("commented:{}", normalize(&hit.text)),
                 moved: None,
+                confidence: crate::finding::Confidence::Certain,
             });
         }
     }

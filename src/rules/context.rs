@@ -2,7 +2,7 @@
 //! results cached per side, and the lines the change added.
 
 use crate::changeset::FilePair;
-use crate::finding::{Severity, Side};
+use crate::finding::{Confidence, Severity, Side};
 use crate::lang::{self, Language, Parsed};
 use crate::query::{self, QueryMatch};
 use std::cell::{Cell, OnceCell, RefCell};
@@ -39,6 +39,9 @@ pub struct Candidate {
     pub message: String,
     /// Stable identity within the file (a test's qualified name), for fingerprints.
     pub key: String,
+    /// Whether the judgement rests on a guess; a `likely` candidate is shown one severity
+    /// lower unless the policy says otherwise.
+    pub confidence: Confidence,
     /// How the engine re-judges this candidate against the base side of the other changed
     /// files, so a test moved between files is recognised.
     pub moved: Option<Moved>,
@@ -61,6 +64,7 @@ impl Candidate {
             message,
             key,
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         }
     }
 }
@@ -84,6 +88,10 @@ pub struct Moved {
     /// Other facts, each under its own key, that drop the candidate like `already` does
     /// (deleted-test: the test's body, under another name, in another file's head).
     pub also: Vec<(FactRef, String)>,
+    /// deleted-test: what the test was made of, to look for a successor under another name
+    /// among the new tests of every changed file ([`super::likeness`]), and the message's
+    /// start should a plausible one be found (the engine names the successor after it).
+    pub print: Option<(Box<super::likeness::TestPrint>, String)>,
 }
 
 /// Names a kind of fact on one side of the change.
@@ -140,6 +148,8 @@ pub struct Output {
     pub candidates: Vec<Candidate>,
     /// Facts about either side, shared with the other files' candidates.
     pub facts: Vec<Fact>,
+    /// Prints of the tests new or changed in head, where a deleted test may live on.
+    pub prints: Vec<super::likeness::TestPrint>,
     /// Data for the rule's own change-level check ([`super::ChangeInput::handoffs`]), which
     /// judges what only two files together show. Only the rule that made it reads it.
     pub handoffs: Vec<Box<dyn std::any::Any + Send>>,

@@ -3,6 +3,7 @@
 use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::inventory::{self, Test, contains_body, similar_bodies};
+use super::likeness::TestPrint;
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -51,6 +52,16 @@ declare_rule! {
     ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
     ///   `cargo test`).
     /// - A test merged into another test that now contains its body.
+    /// - A test moved to any other changed file under another name with nearly the same code
+    ///   (four-fifths of its tokens), every literal and every check kept in its shape (a
+    ///   formatter's re-wrapping aside): `assert r.status == 200` may not become
+    ///   `assert r.status >= 200` on the way.
+    ///
+    /// A test gone without such a match but with a plausible successor anywhere in the change
+    /// (a new or changed test holding half of its literals, or a split holding four-fifths of
+    /// them across several new tests, or two-thirds of its code, and still checking something)
+    /// is reported with `confidence: likely`, one severity lower (a warning), and the message
+    /// names the successor: a test ported to another API or rewritten under a new name.
     /// - A criterion benchmark removed (`c.bench_function(..)` in `benches/`): criterion
     ///   benchmarks run under `cargo bench`, not `cargo test`, so they are not tests.
     ///
@@ -59,8 +70,10 @@ declare_rule! {
     ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
     /// ## Configuration
-    /// `rules.deleted-test.severity` in `.integrity-gate.yml`; a deliberate removal can be
-    /// allowed per path with an `allow:` entry and a reason.
+    /// `rules.deleted-test.severity` in `.integrity-gate.yml`; `rules.deleted-test.likely-severity`
+    /// sets the severity of the `likely` findings (`error` makes them block again). A deliberate
+    /// removal can be allowed per path with an `allow:` entry and a reason. More than five
+    /// deletions in one file are one finding that lists the tests.
     ///
     /// What a test file is follows the runners' settings in the **base** revision (a change
     /// cannot redefine it for its own judgement): pytest `python_files`, `python_functions`,
@@ -82,6 +95,7 @@ declare_rule! {
         summary: "a test function, test case or test file is removed and does not reappear elsewhere",
         maturity: Stable,
         check: Some(check),
+        group: "tests deleted from this file",
     }
 }
 
@@ -125,6 +139,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let collected =
         |tests: &[Test]| -> Vec<Test> { tests.iter().filter(|t| t.collected()).cloned().collect() };
     let (base, head_collected) = (collected(&base), collected(&head));
+    out.prints = new_or_changed_prints(context, &base, &head_collected);
     let base_keys: HashSet<&str> = base.iter().map(|test| test.key.as_str()).collect();
     let head_ids: HashSet<&str> = head_collected.iter().map(|t| t.id.as_str()).collect();
     let head_keys: HashSet<&str> = head_collected.iter().map(|t| t.key.as_str()).collect();
@@ -154,7 +169,16 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 renamed_table(&cases, &head_collected, &fresh)
             };
             match target {
-                Some(target) => removed_rows(&cases, &target, &head_collected),
+                Some(target) => {
+                    // A table split in two: rows that moved to another new table are kept.
+                    let split_off: Vec<&str> = head_collected
+                        .iter()
+                        .filter(|t| t.key != target && !base_keys.contains(t.key.as_str()))
+                        .filter_map(|t| t.case.as_deref())
+                        .collect();
+                    removed_rows(&cases, &target, &head_collected, &split_off)
+                        .map(|found| (found, false))
+                }
                 None => whole_missing(context, language, &test.whole(), &head, &fresh),
             }
         } else if head_ids.contains(test.id.as_str())
@@ -164,12 +188,29 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         } else {
             whole_missing(context, language, test, &head, &fresh)
         };
-        if let Some(candidate) = candidate {
+        if let Some((candidate, plain)) = candidate {
             let also = if test.case.is_none() && !test.body.is_empty() {
                 vec![(FactRef::head("body"), body_key(&test.body))]
             } else {
                 Vec::new()
             };
+            // Only a test gone without a trace is looked for under other names elsewhere; one
+            // that left the runner's collection is gone for certain.
+            let print = plain.then(|| {
+                let whole = test.whole();
+                let rows: Vec<&str> = base
+                    .iter()
+                    .filter(|t| t.key == test.key)
+                    .filter_map(|t| t.case.as_deref())
+                    .collect();
+                let path = context
+                    .pair
+                    .old_path
+                    .as_deref()
+                    .unwrap_or(context.pair.path());
+                let print = TestPrint::of(&whole, &rows, family, path);
+                (Box::new(print), format!("test `{}` was deleted", whole.id))
+            });
             out.candidates.push(Candidate {
                 moved: Some(Moved {
                     family,
@@ -177,6 +218,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     already: FactRef::head("test"),
                     existed: None,
                     also,
+                    print,
                 }),
                 ..candidate
             });
@@ -193,18 +235,63 @@ fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate 
         message,
         key: test.id.clone(),
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     }
 }
 
+/// The candidate for a test missing from head, and whether it is simply gone (not renamed out
+/// of the runner's collection).
 fn whole_missing(
     context: &FileContext<'_>,
     language: Language,
     test: &Test,
     head: &[Test],
     fresh: &[Test],
-) -> Option<Candidate> {
-    let message = judge_missing(context, language, test, head, fresh)??;
-    Some(deleted(test, test.line, test.end_line, message))
+) -> Option<(Candidate, bool)> {
+    let (message, plain) = judge_missing(context, language, test, head, fresh)??;
+    Some((deleted(test, test.line, test.end_line, message), plain))
+}
+
+/// Prints of the head tests that are new in this file or whose body or rows changed: where a
+/// test deleted anywhere in the change may live on under another name.
+fn new_or_changed_prints(
+    context: &FileContext<'_>,
+    base: &[Test],
+    head: &[Test],
+) -> Vec<TestPrint> {
+    let Some(language) = context.language else {
+        return Vec::new();
+    };
+    let rows_of = |tests: &[Test], key: &str| -> Vec<String> {
+        tests
+            .iter()
+            .filter(|t| t.key == key)
+            .filter_map(|t| t.case.clone())
+            .collect()
+    };
+    let path = context
+        .pair
+        .new_path
+        .as_deref()
+        .unwrap_or(context.pair.path());
+    let mut done: HashSet<&str> = HashSet::new();
+    let mut prints = Vec::new();
+    for test in head {
+        if !done.insert(test.key.as_str()) {
+            continue;
+        }
+        let rows = rows_of(head, &test.key);
+        let unchanged = base
+            .iter()
+            .find(|old| old.key == test.key)
+            .is_some_and(|old| old.body == test.body && rows_of(base, &test.key) == rows);
+        if unchanged {
+            continue;
+        }
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        prints.push(TestPrint::of(&test.whole(), &rows, language.family(), path));
+    }
+    prints
 }
 
 /// A parametrized test whose name changed: the head test (new in this file) that shares at
@@ -239,8 +326,14 @@ fn renamed_table(cases: &[&Test], head: &[Test], fresh: &[Test]) -> Option<Strin
 }
 
 /// Rows of a parametrized test that are gone, when the table shrank (a row edited in place, or
-/// replaced, keeps the count and is not reported).
-fn removed_rows(cases: &[&Test], target: &str, head: &[Test]) -> Option<Candidate> {
+/// replaced, keeps the count and is not reported) and the rows are not in `split_off`, the
+/// rows of the other tables new in this file.
+fn removed_rows(
+    cases: &[&Test],
+    target: &str,
+    head: &[Test],
+    split_off: &[&str],
+) -> Option<Candidate> {
     let mut remaining: Vec<&str> = head
         .iter()
         .filter(|t| t.key == target)
@@ -257,8 +350,21 @@ fn removed_rows(cases: &[&Test], target: &str, head: &[Test]) -> Option<Candidat
             None => gone.push(case),
         }
     }
+    let mut split_off = split_off.to_vec();
+    let before = gone.len();
+    gone.retain(|case| {
+        let row = case.case.as_deref().unwrap_or_default();
+        match split_off.iter().position(|other| *other == row) {
+            Some(index) => {
+                split_off.remove(index);
+                false
+            }
+            None => true,
+        }
+    });
     let first = gone.first()?;
-    if now >= cases.len() {
+    let kept_elsewhere = before - gone.len();
+    if now + kept_elsewhere >= cases.len() {
         return None;
     }
     let listed: Vec<String> = gone
@@ -281,14 +387,14 @@ fn removed_rows(cases: &[&Test], target: &str, head: &[Test]) -> Option<Candidat
 }
 
 /// `None`: not a deletion of this rule's kind. `Some(None)`: a rename or edited row, silent.
-/// `Some(Some(message))`: report.
+/// `Some(Some((message, plain)))`: report; `plain` when the test is simply gone.
 fn judge_missing(
     context: &FileContext<'_>,
     language: Language,
     test: &Test,
     head: &[Test],
     fresh: &[Test],
-) -> Option<Option<String>> {
+) -> Option<Option<(String, bool)>> {
     let name = &test.id;
     // Rust: the function is still there without its test attribute; skipped-test reports it.
     if language == Language::Rust
@@ -308,8 +414,9 @@ fn judge_missing(
         .find(|other| other.is_test && other.key == test.key && !other.collected())
     {
         let why = other.not_collected.clone().unwrap_or_default();
-        return Some(Some(format!(
-            "test `{name}` is no longer collected by the runner: {why}"
+        return Some(Some((
+            format!("test `{name}` is no longer collected by the runner: {why}"),
+            false,
         )));
     }
     // A rename with the same (or nearly the same) body, or the body merged into another
@@ -337,9 +444,12 @@ fn judge_missing(
             .not_collected
             .clone()
             .map_or_else(|| runner_names(language).to_string(), |why| why.to_string());
-        return Some(Some(format!(
-            "test `{name}` was renamed to `{}`, which is not collected: {why}",
-            other.key
+        return Some(Some((
+            format!(
+                "test `{name}` was renamed to `{}`, which is not collected: {why}",
+                other.key
+            ),
+            false,
         )));
     }
     let message = if context.pair.status == Status::Deleted {
@@ -347,7 +457,7 @@ fn judge_missing(
     } else {
         format!("test `{name}` was deleted and does not reappear elsewhere")
     };
-    Some(Some(message))
+    Some(Some((message, true)))
 }
 
 /// Why a plain function is not a test, per language.
@@ -386,6 +496,7 @@ fn removed_test_modules(context: &FileContext<'_>, out: &mut Output) {
             ),
             key: format!("mod {name}"),
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

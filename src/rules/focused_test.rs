@@ -40,6 +40,7 @@ declare_rule! {
         summary: "a focus marker (.only, fit, fdescribe) makes the other tests stop running",
         maturity: Stable,
         check: Some(check),
+        group: "tests newly focused in this file",
     }
 }
 
@@ -93,7 +94,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: FactRef::base("focused"),
                 existed: None,
                 also: Vec::new(),
+                print: None,
             }),
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

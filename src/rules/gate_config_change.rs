@@ -85,6 +85,7 @@ fn policy_edit(context: &FileContext<'_>, out: &mut Output) {
         ),
         key: format!("policy:{what}"),
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     });
 }
 
@@ -138,6 +139,7 @@ fn new_suppressions(context: &FileContext<'_>, out: &mut Output) {
             message,
             key: format!("suppression:{}", line.trim()),
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }
@@ -173,6 +175,7 @@ fn workflow_edit(context: &FileContext<'_>, out: &mut Output) {
             ),
             key: "workflow".to_string(),
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

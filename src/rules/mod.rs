@@ -18,6 +18,7 @@ mod focused_test;
 mod gate_config_change;
 pub mod inventory;
 mod leaked_secret;
+pub mod likeness;
 pub(crate) mod markers;
 pub mod new_dependency;
 mod skipped_test;
@@ -119,6 +120,9 @@ pub struct Rule {
     pub check: Option<FileCheck>,
     /// The change-level check, run once over all pairs that are not ignored.
     pub change_check: Option<ChangeCheck>,
+    /// For rules whose candidate keys name tests: what many findings in one file are, said
+    /// once (`tests deleted from this file`), so the aggregate lists the tests by name.
+    pub group: Option<&'static str>,
 }
 
 /// Headings every rule's documentation must have, in this order.
@@ -166,7 +170,8 @@ macro_rules! declare_rule {
             summary: $summary:literal,
             maturity: $maturity:ident,
             check: $check:expr
-            $(, change_check: $change:expr)? $(,)?
+            $(, change_check: $change:expr)?
+            $(, group: $group:literal)? $(,)?
         }
     ) => {
         /// The rule's declaration; see its `docs`.
@@ -180,6 +185,7 @@ macro_rules! declare_rule {
             maturity: $crate::rules::Maturity::$maturity,
             check: $check,
             change_check: declare_rule!(@option $($change)?),
+            group: declare_rule!(@option $($group)?),
         };
     };
     (@option) => { None };

@@ -123,5 +123,6 @@ pub fn candidate(finding: DependencyFinding) -> Candidate {
         message: finding.message,
         key,
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     }
 }

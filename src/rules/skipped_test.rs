@@ -76,6 +76,7 @@ declare_rule! {
         summary: "a test that ran before is skipped, x-failed, ignored or compiled out",
         maturity: Stable,
         check: Some(check),
+        group: "tests newly skipped in this file",
     }
 }
 
@@ -175,7 +176,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: FactRef::base("skipped"),
                 existed: Some((FactRef::base("test"), judged.severity, existing_message)),
                 also: Vec::new(),
+                print: None,
             }),
+            confidence: crate::finding::Confidence::Certain,
         });
     }
     if language == Language::Rust {
@@ -250,6 +253,7 @@ fn helper_skip(
         ),
         key: format!("helper:{helper}"),
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     });
 }
 
@@ -346,6 +350,7 @@ fn removed_test_attributes(context: &FileContext<'_>, out: &mut Output) {
             ),
             key: key.to_string(),
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

@@ -215,6 +215,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     already: super::context::FactRef::head("implemented"),
                     existed: None,
                     also: Vec::new(),
+                    print: None,
                 }
             } else {
                 Moved {
@@ -223,6 +224,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     already: super::context::FactRef::base("stub"),
                     existed: None,
                     also: Vec::new(),
+                    print: None,
                 }
             };
             out.candidates.push(Candidate {
@@ -233,6 +235,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 message,
                 key: key.to_string(),
                 moved: Some(moved),
+                confidence: crate::finding::Confidence::Certain,
             });
         }
     }
@@ -300,6 +303,7 @@ fn todo_notes(
                 message: format!("new {tag} comment: `{shown}`"),
                 key: format!("todo:{shown}"),
                 moved: None,
+                confidence: crate::finding::Confidence::Certain,
             });
         }
     }

@@ -905,6 +905,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         message: format!("{label}: {}", reasons.join("; ")),
         key: String::new(),
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     })
 }
 

@@ -118,5 +118,6 @@ fn candidate(finding: CoverageFinding) -> Candidate {
         key: finding.message.clone(),
         message: finding.message,
         moved: None,
+        confidence: crate::finding::Confidence::Certain,
     }
 }

@@ -18,6 +18,7 @@ pub fn report(n: usize) -> Report {
             message: format!("finding number {i}"),
             snippet: format!("assert f({i}) == {i}"),
             fingerprint: String::new(),
+            confidence: integrity_gate::finding::Confidence::Certain,
         })
         .collect();
     let blocking = findings

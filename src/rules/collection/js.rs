@@ -79,7 +79,8 @@ const ROOT: &str = "/__root__";
 
 /// The file patterns used when no configuration says otherwise (jest's and vitest's defaults,
 /// loosely: `*.test.*`, `*.spec.*`, files under `__tests__/`, `test/` or `tests/`).
-pub const DEFAULT_PATTERNS: &str = "`*.test.*`, `*.spec.*`, `__tests__/`, `test/`, `tests/`";
+pub const DEFAULT_PATTERNS: &str =
+    "`*.test.*`, `*.spec.*`, `*.test-d.*`, `__tests__/`, `test/`, `tests/`";
 
 /// Whether `path` looks like a test file by [`DEFAULT_PATTERNS`].
 pub fn default_test_file(path: &str) -> bool {
@@ -89,7 +90,8 @@ pub fn default_test_file(path: &str) -> bool {
     parts.len() > 2
         && parts[1..parts.len() - 1]
             .iter()
-            .any(|part| matches!(*part, "test" | "spec"))
+            // `*.test-d.ts`: vitest's type tests (`expectTypeOf`), run with `--typecheck`.
+            .any(|part| matches!(*part, "test" | "spec" | "test-d" | "spec-d"))
         || in_dir("__tests__")
         || in_dir("test")
         || in_dir("tests")
@@ -106,6 +108,8 @@ pub struct JsRunner {
     /// The configured patterns; `None`: the defaults.
     matching: Option<Matching>,
     ignore: Vec<Ignore>,
+    /// vitest with `test.typecheck` configured: `*.{test,spec}-d.*` files are type tests.
+    type_tests: bool,
 }
 
 #[derive(Debug)]
@@ -226,6 +230,9 @@ impl JsRunner {
                 .and_then(|values| values.first().map(|value| relative(value)))
                 .filter(|dir| !dir.starts_with('/') && !dir.split('/').any(|part| part == ".."))
         };
+        runner.type_tests = settings.iter().any(|setting| {
+            setting.path == "test.typecheck" || setting.path.starts_with("test.typecheck.")
+        });
         let root = simple("test.root").or_else(|| simple("root"));
         let dir = simple("test.dir");
         runner.base = [root, dir]
@@ -350,6 +357,7 @@ impl JsRunner {
             base: String::new(),
             matching: None,
             ignore: Vec::new(),
+            type_tests: false,
         }
     }
 
@@ -412,7 +420,15 @@ impl JsRunner {
                 quoted(regexes.iter().map(|(_, source)| source.clone())),
             ),
         };
-        if matched {
+        // vitest's `typecheck.include` default, beside `include`.
+        let type_test = self.type_tests && {
+            let file = relative.rsplit('/').next().unwrap_or(relative);
+            file.split('.')
+                .rev()
+                .nth(1)
+                .is_some_and(|part| part == "test-d" || part == "spec-d")
+        };
+        if matched || type_test {
             return None;
         }
         if patterns.is_empty() {

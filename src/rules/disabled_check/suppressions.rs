@@ -175,8 +175,10 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 key: found.line.clone(),
                 already: crate::rules::FactRef::base(LEFT),
                 also: Vec::new(),
+                print: None,
                 existed: None,
             }),
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

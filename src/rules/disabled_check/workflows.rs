@@ -276,8 +276,10 @@ fn removed(out: &mut Output, line: u32, message: String, tool: &str) {
             key: tool.to_string(),
             already: crate::rules::FactRef::head(CI_RUNS),
             also: Vec::new(),
+            print: None,
             existed: None,
         }),
+        confidence: crate::finding::Confidence::Certain,
     });
 }
 

@@ -166,8 +166,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 key: handler.identity.clone(),
                 already: crate::rules::FactRef::base(SWALLOWED),
                 also: Vec::new(),
+                print: None,
                 existed: None,
             }),
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }

@@ -144,6 +144,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             ),
             key: format!("{}:{}", found.key, normalize(expression)),
             moved: None,
+            confidence: crate::finding::Confidence::Certain,
         });
     }
 }
