@@ -178,18 +178,31 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         let mut output = ChangeOutput::default();
         change_check(&input, &mut output);
         notes.extend(output.notes);
+        // Per file, like the per-file rules' findings: many alike become one.
+        let mut by_file: HashMap<usize, Vec<Candidate>> = HashMap::new();
         for (index, candidate) in output.candidates {
+            by_file.entry(index).or_default().push(candidate);
+        }
+        let mut by_file: Vec<(usize, Vec<Candidate>)> = by_file.into_iter().collect();
+        by_file.sort_by_key(|(index, _)| *index);
+        for (index, candidates) in by_file {
             let Some(pair) = pairs.get(index) else {
                 continue;
             };
-            if let Some(finding) = to_finding(rule, candidate, pair, policy, &LineStarts::default())
-            {
-                findings.push(finding);
+            let lines = LineStarts::default();
+            let mut shown = Vec::new();
+            for candidate in candidates {
+                let key = candidate.key.clone();
+                if let Some(finding) = to_finding(rule, candidate, pair, policy, &lines) {
+                    shown.push((*rule, key, finding));
+                }
             }
+            findings.extend(crate::repeats::aggregate(shown));
         }
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
+    let findings = crate::repeats::cap_per_change(findings);
     // A path or a note can carry a secret as well as a line can (a token used as a file name).
     let scanner = crate::secrets::scanner();
     for note in &mut notes {

@@ -32,7 +32,10 @@ pub(crate) fn moved(
             continue;
         };
         for (origin, line) in &head_origins {
-            if before.contains_key(origin) {
+            let public = is_public_registry(kind, origin);
+            if before.contains_key(origin)
+                || (public && before.keys().any(|was| is_public_registry(kind, was)))
+            {
                 continue;
             }
             let was: BTreeSet<&str> = before.keys().map(String::as_str).collect();
@@ -50,6 +53,32 @@ pub(crate) fn moved(
         }
     }
     out
+}
+
+/// The manager's public registry, named by host or left implicit: a lockfile that starts (or
+/// stops) writing `https://registry.npmjs.org/...` tarball URLs moves nothing (pnpm 9 dropped
+/// them, yarn writes `registry.yarnpkg.com`, a proxy of the same registry).
+fn is_public_registry(kind: ManifestKind, origin: &str) -> bool {
+    if origin == DEFAULT_REGISTRY {
+        return true;
+    }
+    match kind {
+        ManifestKind::PackageLock | ManifestKind::YarnLock | ManifestKind::PnpmLock => matches!(
+            origin,
+            "registry.npmjs.org" | "registry.npmjs.com" | "registry.yarnpkg.com"
+        ),
+        ManifestKind::CargoLock => {
+            origin.contains("github.com/rust-lang/crates.io-index")
+                || origin.contains("index.crates.io")
+        }
+        ManifestKind::UvLock | ManifestKind::PoetryLock => {
+            let host = origin.strip_prefix("registry ").unwrap_or(origin);
+            ["pypi.org", "files.pythonhosted.org"]
+                .iter()
+                .any(|public| host == *public || host.starts_with(&format!("{public}/")))
+        }
+        _ => false,
+    }
 }
 
 fn origins(kind: ManifestKind, text: &str) -> Origins {
@@ -335,6 +364,29 @@ mod tests {
         assert_eq!(
             moved(ManifestKind::PnpmLock, "pnpm-lock.yaml", Some(&base), &head).len(),
             1
+        );
+        // The public registry named or left implicit is one place (pnpm 9 stopped writing it).
+        let npm = pnpm(
+            "{integrity: sha512-abc, tarball: https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz}",
+        );
+        let implicit = pnpm("{integrity: sha512-abc}");
+        assert!(
+            moved(
+                ManifestKind::PnpmLock,
+                "pnpm-lock.yaml",
+                Some(&npm),
+                &implicit
+            )
+            .is_empty()
+        );
+        assert!(
+            moved(
+                ManifestKind::PnpmLock,
+                "pnpm-lock.yaml",
+                Some(&implicit),
+                &npm
+            )
+            .is_empty()
         );
         let uv = |source: &str| {
             format!(

@@ -156,6 +156,18 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Rust {
         removed_test_modules(context, out);
     }
+    // A test that never ran (skipped without a condition in base, or its suite or file was)
+    // takes nothing from the run when deleted: a note.
+    let skipped = super::markers::skipped_keys(context, Side::Base, "skipped-test");
+    let never_ran = |key: &str| {
+        skipped.contains(super::markers::MODULE_KEY)
+            || skipped.iter().any(|skipped| {
+                key == skipped
+                    || key
+                        .strip_prefix(skipped.as_str())
+                        .is_some_and(|rest| rest.starts_with(crate::query::KEY_SEPARATOR))
+            })
+    };
     let mut seen: HashSet<&str> = HashSet::new();
     for test in &base {
         if !seen.insert(test.key.as_str()) {
@@ -188,7 +200,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         } else {
             whole_missing(context, language, test, &head, &fresh)
         };
-        if let Some((candidate, plain)) = candidate {
+        if let Some((mut candidate, plain)) = candidate {
+            if never_ran(&test.key) {
+                candidate.severity = Severity::Note;
+                candidate
+                    .message
+                    .push_str(" (it was skipped in base, so it did not run)");
+            }
             let also = if test.case.is_none() && !test.body.is_empty() {
                 vec![(FactRef::head("body"), body_key(&test.body))]
             } else {

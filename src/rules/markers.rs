@@ -113,6 +113,24 @@ pub fn inventory(context: &FileContext<'_>, side: Side) -> HashSet<String> {
 }
 
 /// Facts for the cross-file table: the base side's tests, and its markers of `fact` kind.
+/// Keys skipped without a condition on `side` (a test, a suite, or [`MODULE_KEY`] for the file)
+/// by `rule_query`'s markers (`@pytest.mark.skip`, `it.skip`, `#[ignore]`).
+pub fn skipped_keys(
+    context: &FileContext<'_>,
+    side: Side,
+    rule_query: &'static str,
+) -> std::collections::HashSet<String> {
+    let Some(language) = context.language else {
+        return Default::default();
+    };
+    dedupe(&context.matches(side, rule_query))
+        .into_iter()
+        .filter_map(|found| judge(found, language))
+        .filter(|judged| judged.severity == Severity::Error && judged.runtime_condition.is_none())
+        .map(|judged| judged.found.key.clone())
+        .collect()
+}
+
 pub fn base_facts(
     context: &FileContext<'_>,
     rule_query: &'static str,

@@ -5,6 +5,8 @@ use super::context::{Candidate, FileContext, Output};
 use super::inventory::{self, Test};
 use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::finding::{Severity, Side};
+use crate::lang::Language;
+use crate::query::KEY_SEPARATOR;
 use std::collections::HashSet;
 
 declare_rule! {
@@ -170,10 +172,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if pairs.is_empty() {
         return;
     }
+    let siblings = split_siblings(&pairs, &arrived);
     let base_side: Vec<&Test> = pairs.iter().map(|(test, _)| *test).collect();
     let head_side: Vec<&Test> = head_tests
         .iter()
-        .filter(|test| test.collected() && pairs.iter().any(|(_, key)| *key == test.key))
+        .filter(|test| {
+            test.collected()
+                && (pairs.iter().any(|(_, key)| *key == test.key)
+                    || siblings.iter().any(|(_, keys)| keys.contains(&test.key)))
+        })
         .collect();
     let (base, _) = assertions::by_test(context, Side::Base, &base_side);
     let (head, head_helpers) = assertions::by_test(context, Side::Head, &head_side);
@@ -189,15 +196,57 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let (Some(before), Some(after)) = (base.get(&test.key), head.get(head_key)) else {
             continue;
         };
+        // A test split into several (`.. meta` → `.. meta on success`, `.. meta on error`):
+        // its checks are compared with theirs together.
+        let mut after = after.clone();
+        let split_into: Vec<&String> = siblings
+            .iter()
+            .filter(|(key, _)| *key == test.key)
+            .flat_map(|(_, keys)| keys)
+            .collect();
+        for key in &split_into {
+            after.extend(head.get(*key).into_iter().flatten().cloned());
+        }
+        // A test turned into a table (`#[rstest] #[case(..)]`, `@pytest.mark.parametrize`,
+        // `it.each`): its one check now runs once per row, as the repeated checks did before.
+        let cases = |tests: &[Test], key: &str| {
+            tests
+                .iter()
+                .filter(|t| t.collected() && t.key == key && t.case.is_some())
+                .count()
+        };
+        let (rows_before, rows_after) =
+            (cases(&base_tests, &test.key), cases(&head_tests, head_key));
+        if rows_after >= 2 && rows_after > rows_before.max(1) {
+            let once = after.clone();
+            for _ in 1..rows_after / rows_before.max(1) {
+                after.extend(once.iter().cloned());
+            }
+        }
+        let after = after.as_slice();
         let head_test = head_side.iter().find(|other| other.key == *head_key);
         let head_body = head_test
             .and_then(|other| head_text.get(other.byte_range.clone()))
             .unwrap_or_default();
-        let before = without_helpers_moved_away(before, &head_helpers, head_body);
+        let mut before = without_helpers_moved_away(before, &head_helpers, head_body);
+        if language == Language::Rust {
+            let base_body = base_text.get(test.byte_range.clone()).unwrap_or_default();
+            if returns_result(head_body) && !returns_result(base_body) {
+                // The test now fails on any error it meets (`-> Result` with `?` or a returned
+                // check): a check that only said "no error happened" is implied.
+                before.retain(|assertion| !only_checks_no_error(&assertion.norm));
+            }
+        }
         let name = if test.key == *head_key {
             format!("`{}`", test.key)
-        } else {
+        } else if split_into.is_empty() {
             format!("`{}` (renamed to `{head_key}`)", test.key)
+        } else {
+            format!(
+                "`{}` (split into `{head_key}` and {} more)",
+                test.key,
+                split_into.len()
+            )
         };
         if let Some(mut candidate) = compare(&name, &before, after) {
             if let Some(helper) = delegated.first() {
@@ -216,6 +265,60 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
     }
     out.candidates.extend(merge_shared_reports(found));
+}
+
+/// For each test renamed in this file, the other new tests that carry its name further
+/// (`should pass meta` → `should pass meta on success`, `should pass meta on error`): the test
+/// was split, and its checks live on across them. Only names of ten characters or more, so a
+/// short name (`works`) does not collect every new test.
+fn split_siblings(pairs: &[(&Test, String)], arrived: &[&Test]) -> Vec<(String, Vec<String>)> {
+    let last = |key: &str| key.rsplit(KEY_SEPARATOR).next().unwrap_or(key).to_string();
+    pairs
+        .iter()
+        .filter(|(test, head_key)| test.key != *head_key)
+        .filter_map(|(test, head_key)| {
+            let old = last(&test.key);
+            if old.chars().count() < 10 {
+                return None;
+            }
+            let keys: Vec<String> = arrived
+                .iter()
+                .filter(|other| other.key != *head_key && last(&other.key).starts_with(&old))
+                .map(|other| other.key.clone())
+                .collect();
+            (!keys.is_empty()).then(|| (test.key.clone(), keys))
+        })
+        .collect()
+}
+
+/// Whether a Rust function's signature returns a `Result` (`-> Result`, `-> anyhow::Result<()>`,
+/// `-> TestResult`).
+fn returns_result(function: &str) -> bool {
+    let signature = function.split('{').next().unwrap_or_default();
+    signature
+        .rsplit_once("->")
+        .is_some_and(|(_, returned)| returned.contains("Result"))
+}
+
+/// A Rust check that only says no error happened: `assert!(out.err.is_empty())`,
+/// `assert!(out.status.success())`, `assert!(r.is_ok())`, `assert_eq!(out.err, "")`.
+fn only_checks_no_error(norm: &str) -> bool {
+    let inner = norm
+        .strip_prefix("assert!(")
+        .or_else(|| norm.strip_prefix("assert_eq!("))
+        .map(|rest| {
+            let rest = rest.strip_suffix(';').unwrap_or(rest);
+            rest.strip_suffix(')').unwrap_or(rest)
+        })
+        .unwrap_or_default();
+    let subject = inner.split(',').next().unwrap_or_default();
+    (norm.starts_with("assert!(")
+        && (subject.ends_with(".err.is_empty()")
+            || subject.ends_with(".status.success()")
+            || subject.ends_with(".is_ok()")))
+        || (norm.starts_with("assert_eq!(")
+            && subject.ends_with(".err")
+            && inner.split(',').nth(1) == Some("\"\""))
 }
 
 /// One report for several tests weakened by the same edit (a shared helper or ava macro lost an
@@ -920,6 +1023,19 @@ fn plural(count: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_error_checks_are_told_apart() {
+        assert!(only_checks_no_error("assert!(actual.err.is_empty());"));
+        assert!(only_checks_no_error("assert!(actual.status.success())"));
+        assert!(only_checks_no_error("assert_eq!(actual.err,\"\")"));
+        assert!(!only_checks_no_error("assert_eq!(actual.out,\"\")"));
+        assert!(!only_checks_no_error(
+            "assert!(actual.err.contains(\"boom\"))"
+        ));
+        assert!(returns_result("fn t() -> Result {\n x?;\n}"));
+        assert!(!returns_result("fn t() {\n let r: Result<(), E> = f();\n}"));
+    }
 
     #[test]
     fn delegations_are_new_calls_handing_t_to_functions_from_elsewhere() {

@@ -164,7 +164,8 @@ fn js_each_rows(node: Node<'_>, source: &str) -> Option<Vec<(String, u32)>> {
     }
 }
 
-/// `#[test_case(..)]` / `#[case(..)]` attributes right before the function, one dimension.
+/// `#[test_case(..)]` / `#[case(..)]` / `#[case::name(..)]` attributes right before the
+/// function, one dimension.
 fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
     let mut rows = Vec::new();
     let mut current = node.prev_named_sibling();
@@ -176,11 +177,19 @@ fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>>
                     .strip_prefix("#[")
                     .and_then(|rest| rest.strip_suffix(']'))
                     .unwrap_or_default();
-                for name in ["test_case(", "case("] {
-                    if let Some(arguments) = inner.strip_prefix(name) {
-                        let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
-                        rows.push((arguments.to_string(), line_of(sibling)));
-                    }
+                // rstest names its cases `#[case::name(..)]`; the name is part of the row.
+                let named = inner
+                    .strip_prefix("case::")
+                    .and_then(|rest| rest.split_once('('))
+                    .filter(|(name, _)| name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .map(|(name, arguments)| (format!("{name}:"), arguments));
+                let plain = ["test_case(", "case("]
+                    .iter()
+                    .find_map(|name| inner.strip_prefix(name))
+                    .map(|arguments| (String::new(), arguments));
+                if let Some((name, arguments)) = named.or(plain) {
+                    let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
+                    rows.push((format!("{name}{arguments}"), line_of(sibling)));
                 }
             }
             "line_comment" | "block_comment" => {}
