@@ -15,71 +15,6 @@ pub const MAX_REPEATS_PER_LINE: usize = 10;
 /// More findings than this of one rule, severity and confidence in one file become one.
 pub const MAX_ALIKE_PER_FILE: usize = 5;
 
-/// Most findings of one rule, severity and confidence a whole change shows one by one.
-pub const MAX_ALIKE_PER_CHANGE: usize = 20;
-
-/// Caps each group of alike findings (rule, severity, confidence) across the change at
-/// [`MAX_ALIKE_PER_CHANGE`]: the first ones (in report order) stay, and the last one shown says
-/// how many more there are and in which files. `findings` must be in report order.
-pub fn cap_per_change(findings: Vec<Finding>) -> Vec<Finding> {
-    type Group = (
-        &'static str,
-        crate::finding::Severity,
-        crate::finding::Confidence,
-    );
-    let mut members: HashMap<Group, Vec<usize>> = HashMap::new();
-    for (index, finding) in findings.iter().enumerate() {
-        members
-            .entry((finding.rule, finding.severity, finding.confidence))
-            .or_default()
-            .push(index);
-    }
-    let mut dropped = vec![false; findings.len()];
-    let mut summaries: HashMap<usize, String> = HashMap::new();
-    for indices in members.values().filter(|m| m.len() > MAX_ALIKE_PER_CHANGE) {
-        let last_shown = indices[MAX_ALIKE_PER_CHANGE - 1];
-        let rest = &indices[MAX_ALIKE_PER_CHANGE..];
-        let mut files: Vec<&str> = Vec::new();
-        for index in rest {
-            dropped[*index] = true;
-            let path = findings[*index].path.as_str();
-            if !files.contains(&path) {
-                files.push(path);
-            }
-        }
-        let shown: Vec<String> = files.iter().take(3).map(|f| format!("`{f}`")).collect();
-        let more_files = files.len().saturating_sub(3);
-        let tail = if more_files > 0 {
-            format!(" and {more_files} more files")
-        } else {
-            String::new()
-        };
-        let finding = &findings[last_shown];
-        summaries.insert(
-            last_shown,
-            format!(
-                "{} (and {} more `{}` {} findings in this change, in {}{tail})",
-                finding.message,
-                rest.len(),
-                finding.rule,
-                finding.severity.as_str(),
-                shown.join(", ")
-            ),
-        );
-    }
-    findings
-        .into_iter()
-        .enumerate()
-        .filter(|(index, _)| !dropped[*index])
-        .map(|(index, mut finding)| {
-            if let Some(summary) = summaries.remove(&index) {
-                finding.message = summary;
-            }
-            finding
-        })
-        .collect()
-}
-
 /// Aggregates one file's findings: each group of more than [`MAX_ALIKE_PER_FILE`] that share
 /// rule, side, severity and confidence becomes its first finding (by line), whose message then
 /// names the others: by name where the rule's keys are tests ([`Rule::group`]), else by line.
@@ -284,27 +219,6 @@ mod tests {
             error.message,
             "9 tests deleted from this file: `t1`, `t2`, `t3`, `t4` and 5 more (the first: test `t10` was deleted)"
         );
-    }
-
-    #[test]
-    fn a_change_shows_at_most_twenty_alike_findings() {
-        let mut given: Vec<Finding> = (1..=30)
-            .map(|file| Finding {
-                path: format!("tests/test_{file:02}.py"),
-                ..finding(1, Severity::Error)
-            })
-            .collect();
-        given.push(finding(1, Severity::Warning));
-        let out = cap_per_change(given);
-        assert_eq!(out.len(), 21);
-        assert!(
-            out[19].message.ends_with(
-                "(and 10 more `deleted-test` error findings in this change, in `tests/test_21.py`, `tests/test_22.py`, `tests/test_23.py` and 7 more files)"
-            ),
-            "{}",
-            out[19].message
-        );
-        assert_eq!(out[20].severity, Severity::Warning);
     }
 
     #[test]

@@ -68,6 +68,9 @@ declare_rule! {
     /// - A test removed from a file the runner does not collect (with a base `testMatch` of
     ///   `**/*.check.js`, `src/a.test.js` holds no tests).
     ///
+    /// A test skipped without a condition in base (`@pytest.mark.skip`, `it.skip`,
+    /// `#[ignore]`, or its suite or file skipped) did not run: its deletion is a note.
+    ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
     /// ## Configuration
     /// `rules.deleted-test.severity` in `.integrity-gate.yml`; `rules.deleted-test.likely-severity`

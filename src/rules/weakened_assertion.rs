@@ -85,6 +85,13 @@ declare_rule! {
     ///   literal, not for two calls (`SecretStr('a') == SecretStr('a')`).
     /// - Rust: an `assert!` replaced by an equivalent panicking check: `.unwrap_err()`,
     ///   `.expect_err(..)`, or a loop that returns on success and ends in `panic!(..)`.
+    /// - Rust: a test that now returns `Result` (and so fails on any error it meets) dropping
+    ///   checks that only said no error happened: `assert!(out.err.is_empty())`,
+    ///   `assert!(out.status.success())`, `assert!(r.is_ok())`, `assert_eq!(out.err, "")`.
+    /// - A test turned into a table (`#[rstest] #[case::name(..)]`, `@pytest.mark.parametrize`,
+    ///   `it.each`): its checks count once per row.
+    /// - A test split into new tests named after it (`.. meta` → `.. meta on success` and
+    ///   `.. meta on error`): its checks are compared with theirs together.
     /// - A check that a line is never reached added: `assert False, ".."`,
     ///   `assert!(false, "..")`, `t.fail()` (they always fail where they run).
     /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
