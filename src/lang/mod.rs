@@ -3,6 +3,7 @@
 //! Sits after the change set and before the query engine. It knows nothing about rules: it turns
 //! text into a tree and answers "what encloses this node" questions that keys are built from.
 
+pub mod budget;
 mod depth;
 mod scope;
 
@@ -132,16 +133,16 @@ thread_local! {
     static PARSERS: std::cell::RefCell<Vec<(Language, Parser)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Parses `text` as `language` within the [`parse_budget`].
+/// Parses `text` as `language` within the [`parse_budget`] of this thread's CPU time.
 pub fn parse(language: Language, text: String) -> Result<Parsed, ParseError> {
-    parse_within(language, text, parse_budget())
+    parse_within(language, text, budget::Deadline::after(parse_budget()))
 }
 
-/// Parses `text` as `language`, abandoning the parse after `budget`.
+/// Parses `text` as `language`, abandoning the parse at `deadline`.
 pub fn parse_within(
     language: Language,
     text: String,
-    budget: std::time::Duration,
+    deadline: budget::Deadline,
 ) -> Result<Parsed, ParseError> {
     let tree = PARSERS.with(|cell| -> Result<Tree, ParseError> {
         let mut parsers = cell.borrow_mut();
@@ -157,9 +158,9 @@ pub fn parse_within(
             }
         };
         let parser = &mut parsers[index].1;
-        let started = std::time::Instant::now();
+        let mut check = budget::Throttled::new(deadline);
         let mut over_budget = |_: &tree_sitter::ParseState| {
-            if started.elapsed() > budget {
+            if check.passed() {
                 std::ops::ControlFlow::Break(())
             } else {
                 std::ops::ControlFlow::Continue(())
@@ -174,7 +175,7 @@ pub fn parse_within(
         match tree {
             Some(tree) => Ok(tree),
             // A cancelled parser keeps its state to resume; the next file starts afresh.
-            None if started.elapsed() > budget => {
+            None if deadline.passed() => {
                 parser.reset();
                 Err(ParseError::OverBudget)
             }
@@ -250,14 +251,18 @@ mod tests {
     #[test]
     fn abandons_a_parse_past_its_budget_and_parses_the_next_file() {
         let big = "let a = [1, 2, 3];\n".repeat(50_000);
-        let error = parse_within(Language::JavaScript, big, std::time::Duration::ZERO)
-            .err()
-            .unwrap();
+        let error = parse_within(
+            Language::JavaScript,
+            big,
+            budget::Deadline::passed_already(),
+        )
+        .err()
+        .unwrap();
         assert!(matches!(error, ParseError::OverBudget), "{error}");
         let next = parse_within(
             Language::JavaScript,
             "let b = 1;\n".into(),
-            std::time::Duration::from_secs(60),
+            budget::Deadline::after(std::time::Duration::from_secs(60)),
         )
         .unwrap();
         assert_eq!(next.error_count, 0);

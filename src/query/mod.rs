@@ -541,9 +541,15 @@ pub fn run_until(
     query: &CompiledQuery,
     parsed: &Parsed,
     language: Language,
-    deadline: Option<std::time::Instant>,
+    deadline: Option<crate::lang::budget::Deadline>,
 ) -> (Vec<QueryMatch>, bool) {
-    let past_deadline = || deadline.is_some_and(|deadline| std::time::Instant::now() > deadline);
+    let check = std::cell::RefCell::new(deadline.map(crate::lang::budget::Throttled::new));
+    let past_deadline = || {
+        check
+            .borrow_mut()
+            .as_mut()
+            .is_some_and(|check| check.passed())
+    };
     let source = parsed.text.as_str();
     let mut cursor = QueryCursor::new();
     // Bound pathological inputs: a match limit keeps memory flat on generated files, and a
@@ -627,7 +633,8 @@ pub fn run_until(
             properties: query.properties[found.pattern_index].clone(),
         });
     }
-    (out, past_deadline())
+    let cut_short = past_deadline() || deadline.is_some_and(|deadline| deadline.passed());
+    (out, cut_short)
 }
 
 fn to_line(row: usize) -> u32 {

@@ -8,7 +8,6 @@ use crate::query::{self, QueryMatch};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Instant;
 
 /// Query results per side and query name.
 type MatchCache = HashMap<(Side, &'static str), Rc<Vec<QueryMatch>>>;
@@ -169,7 +168,7 @@ pub struct FileContext<'a> {
     cache: RefCell<MatchCache>,
     /// When this file's parses and queries must stop (one budget per file, so a crafted file
     /// cannot hold the run; see [`lang::parse_budget`]).
-    deadline: Instant,
+    deadline: lang::budget::Deadline,
     /// Whether a query was abandoned at the deadline, leaving some rule's answer incomplete.
     cut_short: Cell<bool>,
 }
@@ -198,7 +197,7 @@ impl<'a> FileContext<'a> {
             base: side(pair.old_path.as_ref(), pair.base.text()),
             head: side(pair.new_path.as_ref(), pair.head.text()),
             cache: RefCell::new(HashMap::new()),
-            deadline: Instant::now() + lang::parse_budget(),
+            deadline: lang::budget::Deadline::after(lang::parse_budget()),
             cut_short: Cell::new(false),
         }
     }
@@ -217,8 +216,7 @@ impl<'a> FileContext<'a> {
         let text = self.side(side)?;
         text.parsed
             .get_or_init(|| {
-                let remaining = self.deadline.saturating_duration_since(Instant::now());
-                let parsed = lang::parse_within(language, text.text.to_string(), remaining);
+                let parsed = lang::parse_within(language, text.text.to_string(), self.deadline);
                 if let Ok(parsed) = &parsed {
                     text.hazards.get_or_init(|| lang::hazards(&parsed.tree));
                 }

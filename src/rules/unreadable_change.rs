@@ -14,7 +14,8 @@ declare_rule! {
     ///   link or a submodule (also a submodule in place of a directory).
     /// - An unreadable file added where a rule looks: source files, test directories,
     ///   manifests, configuration files (JSON, YAML, TOML, INI), CI workflows, the gate's policy.
-    /// - A source file whose parsing and queries run past the per-file time budget (10 s; the
+    /// - A source file whose parsing and queries run past the per-file time budget (10 s of the
+    ///   thread's CPU time, so a busy machine does not count against the file; the
     ///   environment variable `INTEGRITY_GATE_PARSE_BUDGET_MS` sets it): the syntax rules did
     ///   not run on it, or saw only part of it. The run goes on with the other files.
     /// - A file that was already unreadable and is changed where a rule looks (warning).
