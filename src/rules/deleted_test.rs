@@ -560,6 +560,9 @@ fn collect_test_mods(root: tree_sitter::Node<'_>, source: &str, out: &mut Vec<(S
 /// Whether the literals of `test` (at least two strings of three characters or more, half of
 /// them) now sit in one row of a parametrized test: the test was folded into a table.
 fn became_row(test: &Test, head: &[Test]) -> bool {
+    if became_named_case(test, head) {
+        return true;
+    }
     let literals = string_literals(&test.body);
     // One literal is enough evidence only when it is long (a URL, a sentence), not a word.
     let enough =
@@ -582,6 +585,34 @@ fn became_row(test: &Test, head: &[Test]) -> bool {
         })
 }
 
+/// Whether a new named case carries the test's name: `into_int_filesize` became
+/// `#[case::filesize(..)]` of `into_int_converts_value` (the old name is the case's name, or
+/// ends with `_` and it, and the two tests share the first word of their names).
+fn became_named_case(test: &Test, head: &[Test]) -> bool {
+    let last = |key: &str| -> String {
+        key.rsplit(crate::query::KEY_SEPARATOR)
+            .next()
+            .unwrap_or(key)
+            .to_string()
+    };
+    let old = last(&test.key);
+    let first_word = |name: &str| name.split('_').next().unwrap_or_default().to_string();
+    head.iter()
+        .filter(|other| other.collected() && other.key != test.key)
+        .filter_map(|other| Some((other, other.case.as_deref()?.split_once(':')?.0)))
+        .filter(|(_, case)| {
+            case.len() >= 3 && case.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        .any(|(other, case)| {
+            let new = last(&other.key);
+            (old == case || old.ends_with(&format!("_{case}")))
+                && first_word(&old) == first_word(&new)
+        })
+}
+
+/// Longest quoted string read as a literal, in characters.
+const MAX_LITERAL: usize = 400;
+
 /// Distinct quoted strings (three characters or more) in a whitespace-free body.
 fn string_literals(body: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -590,15 +621,22 @@ fn string_literals(body: &str) -> Vec<String> {
         if c != '"' && c != '\'' {
             continue;
         }
+        // A literal may span lines (a multi-line script in a raw string); the body keeps the
+        // line breaks, which are dropped here. Bounded, so a stray quote in a comment does not
+        // swallow the rest of the body.
         let Some((end, _)) = chars
             .by_ref()
-            .find(|(_, other)| *other == c || *other == '\n')
+            .take(MAX_LITERAL)
+            .find(|(_, other)| *other == c)
         else {
-            break;
+            continue;
         };
-        let literal = &body[start + 1..end];
-        if literal.chars().count() >= 3 && !out.iter().any(|seen| seen == literal) {
-            out.push(literal.to_string());
+        let literal: String = body[start + 1..end]
+            .chars()
+            .filter(|c| *c != '\n')
+            .collect();
+        if literal.chars().count() >= 3 && !out.contains(&literal) {
+            out.push(literal);
         }
     }
     out

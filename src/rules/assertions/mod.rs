@@ -95,7 +95,13 @@ pub fn by_test(
                     .and_then(|text| text.split('(').next())
                     .unwrap_or_default()
                     .trim();
-                if callee == "expect" {
+                // `expect.poll(fn)` (retried until it passes), `expect.soft(x)` (reported at
+                // the end) and vitest's `expect.element(locator)` check like `expect(x)`.
+                let squashed: String = callee.chars().filter(|c| !c.is_whitespace()).collect();
+                if matches!(
+                    squashed.as_str(),
+                    "expect" | "expect.poll" | "expect.soft" | "expect.element"
+                ) {
                     "expect"
                 } else if callee == "assert" || callee.starts_with("assert.") {
                     "assert"

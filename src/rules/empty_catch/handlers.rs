@@ -239,6 +239,9 @@ fn js_catch(node: Node<'_>, source: &str) -> Option<Handler> {
         .map(|parameter| text(parameter, source))
         .unwrap_or_default();
     let mut found = handler(node, source, format!("catch({parameter})"), Some(body));
+    // The binding is not the handler: `catch (e) {}` → `catch {}` (optional catch binding)
+    // leaves the same empty handler in place.
+    found.identity = format!("catch{}", normalize(text(body, source)));
     let try_statement = node
         .parent()
         .filter(|parent| parent.kind() == "try_statement");
@@ -277,6 +280,10 @@ fn js_promise(node: Node<'_>, source: &str, index: usize, what: &str) -> Option<
         .map(|object| normalize(text(object, source)))
         .unwrap_or_default();
     let mut found = handler(node, source, format!("promise:{receiver}"), Some(callback));
+    // The promise's call, without its arguments, and the handler: `save(a).catch(noop)` →
+    // `save(b).catch(noop)` leaves the same handler on the same call.
+    let callee = receiver.split('(').next().unwrap_or_default();
+    found.identity = format!("{callee}..{}", normalize(text(arguments, source)));
     let (swallows, commented) = match callback.kind() {
         "arrow_function" | "function_expression" | "function" => {
             match callback.child_by_field_name("body") {
