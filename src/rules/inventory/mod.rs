@@ -385,6 +385,27 @@ pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option
         .filter(|test| !base_keys.contains(&test.key.as_str()))
         .find(|test| similar_bodies(&old.body, &test.body))
         .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
+        .or_else(|| moved_between_suites(old, head, base_keys))
+}
+
+/// The one test new in this file with the same name in another suite (`fn t()` moved into
+/// `mod tests`, a `describe` renamed or added around it): the same test, moved within the file.
+pub fn moved_between_suites<'h>(
+    old: &Test,
+    head: &'h [Test],
+    base_keys: &[&str],
+) -> Option<&'h Test> {
+    let name = |key: &str| key.rsplit(KEY_SEPARATOR).next().unwrap_or(key).to_string();
+    let wanted = name(&old.key);
+    let mut found = head.iter().filter(|test| {
+        test.collected()
+            && test.key != old.key
+            && !base_keys.contains(&test.key.as_str())
+            && name(&test.key) == wanted
+    });
+    let first = found.next()?;
+    // Two candidates: no telling which one it became.
+    found.all(|other| other.key == first.key).then_some(first)
 }
 
 /// The head test that took `old`'s place: between the same surviving neighbours, a new test
