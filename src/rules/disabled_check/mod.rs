@@ -82,6 +82,10 @@ declare_rule! {
     ///   by id, name, action or command, and removed checks by the tool they run).
     /// - tsconfig settings removed while `extends` changed (they may now be inherited).
     /// - Text that looks like a suppression inside a string literal.
+    /// - A Python `# noqa`, `# type: ignore` or `# pyright: ignore` in a comment with no code
+    ///   before it on its line (commented-out code, a stray line): the tools read them only at
+    ///   the end of a code line, so they silence nothing. Except `# type: ignore` before the
+    ///   module's first statement, which makes mypy skip the whole file.
     /// - `@ts-expect-error` and `#[expect]` with a description or `reason`.
     /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
     ///   run no check.

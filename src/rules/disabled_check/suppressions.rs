@@ -157,6 +157,9 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some(judged) = judge(language, found) else {
             continue;
         };
+        if language == Language::Python && silences_nothing(head_text, found) {
+            continue;
+        }
         if base_by_anchor
             .get(&format!("{}|{}", tool(found.text), found.anchor))
             .is_some_and(|before| *before >= judged.severity)
@@ -182,6 +185,43 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         });
     }
 }
+
+/// A Python line suppression (`# noqa`, `# type: ignore`, `# pyright: ignore`) in a comment
+/// with no code before it on its line silences nothing: those tools read them at the end of
+/// a code line only. That is also the case for a suppression inside commented-out code
+/// (`#     x = f()  # type: ignore`). Not `# type: ignore` before the module's first
+/// statement (mypy then skips the whole file), nor file-wide or block directives (`# ruff:
+/// noqa`, `# pylint: disable=..`, `# mypy: ignore-errors`).
+fn silences_nothing(text: &str, found: &Found<'_>) -> bool {
+    let start = found.found.byte_range.start;
+    let line_start = text[..start.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    let code_before = !text[line_start..start.min(text.len())].trim().is_empty();
+    if code_before {
+        return false;
+    }
+    static LINE_ONLY: OnceLock<Option<Regex>> = OnceLock::new();
+    let Some(line_only) = regex(&LINE_ONLY, r"(?i)#\s*(noqa\b|(type|pyright)\s*:\s*ignore)") else {
+        return false;
+    };
+    let file_wide = regex(
+        &FILE_WIDE,
+        r"(?i)#\s*((flake8|ruff)\s*:\s*noqa|pylint\s*:|mypy\s*:)",
+    )
+    .is_some_and(|file_wide| file_wide.is_match(found.text));
+    if file_wide || !line_only.is_match(found.text) {
+        return false;
+    }
+    // `# type: ignore` before any statement ignores the whole module.
+    let before_first_statement = text[..line_start]
+        .lines()
+        .all(|line| line.trim().is_empty() || line.trim_start().starts_with('#'));
+    let type_ignore = found.text.contains("type") && found.text.contains("ignore");
+    !(type_ignore && before_first_statement)
+}
+
+static FILE_WIDE: OnceLock<Option<Regex>> = OnceLock::new();
 
 fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
     cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
@@ -328,7 +368,7 @@ pub fn python(comment: &str) -> Option<Judged> {
     }
     if let Some(found) = regex(
         &TYPE_IGNORE,
-        r"#\s*(type|pyright)\s*:\s*ignore(\[[^\]]*\])?",
+        r"#\s*(type|pyright)\s*:\s*ignore\s*(\[[^\]]*\])?",
     )?
     .captures(comment)
     {
