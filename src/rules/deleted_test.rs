@@ -613,9 +613,21 @@ fn became_named_case(test: &Test, head: &[Test]) -> bool {
         })
         .any(|(other, case)| {
             let new = last(&other.key);
-            (old == case || old.ends_with(&format!("_{case}")))
-                && first_word(&old) == first_word(&new)
+            // The case's words, in any order, are words of the old name (`empty_binary` of
+            // `into_int_binary_empty`).
+            let old_words: Vec<&str> = old.split('_').collect();
+            let named_after = old == case
+                || old.ends_with(&format!("_{case}"))
+                || case.split('_').all(|word| old_words[1..].contains(&word));
+            named_after && first_word(&old) == first_word(&new)
         })
+        // A row that names the old test (`#[case::command("def_with_comment")]`).
+        || (old.len() >= 8
+            && head
+                .iter()
+                .filter(|other| other.collected() && other.key != test.key)
+                .filter_map(|other| other.case.as_deref())
+                .any(|row| row.contains(&format!("\"{old}\""))))
 }
 
 /// Longest quoted string read as a literal, in characters.

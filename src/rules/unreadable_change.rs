@@ -241,7 +241,8 @@ const BINARY_EXTENSIONS: &[&str] = &[
     "egg", "nupkg", "woff", "woff2", "ttf", "otf", "eot", "wasm", "mp3", "mp4", "m4a", "wav",
     "ogg", "flac", "webm", "mov", "avi", "mkv", "so", "dll", "dylib", "exe", "bin", "class", "pyc",
     "o", "a", "lib", "sqlite", "db", "parquet", "npy", "npz", "pt", "onnx", "pb", "h5", "pkl",
-    "xlsx", "docx", "pptx", "odt", "ods",
+    "xlsx", "docx", "pptx", "odt", "ods", "pcm", "raw", "opus", "aac", "aif", "aiff", "glb", "mpg",
+    "mpeg", "m4v",
 ];
 
 /// Extensions of source code (beyond the languages with grammars) and configuration.

@@ -225,9 +225,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let (rows_before, rows_after) =
             (cases(&base_tests, &test.key), cases(&head_tests, head_key));
         if rows_after >= 2 && rows_after > rows_before.max(1) {
-            let once = after.clone();
-            for _ in 1..rows_after / rows_before.max(1) {
-                after.extend(once.iter().cloned());
+            // Each row's values are what its checks compare with (`expect_value_eq(expected)`
+            // with `#[case(.., table![["moe", 23]])]`): an exact check carries its row's text.
+            let once = std::mem::take(&mut after);
+            for row in head_tests
+                .iter()
+                .filter(|t| t.collected() && t.key == *head_key)
+                .filter_map(|t| t.case.as_deref())
+            {
+                after.extend(once.iter().cloned().map(|mut assertion| {
+                    if assertion.strength >= 2 {
+                        assertion.norm = format!("{}|{}", assertion.norm, inventory::squash(row));
+                    }
+                    assertion
+                }));
             }
         }
         let after = after.as_slice();
@@ -705,7 +716,60 @@ fn implied_by(other: &Assertion, part: &Assertion) -> bool {
         && other.strength >= 2
         && (pins_whole_value_of(other, part)
             || dereferences(other, part)
-            || pins_length_beyond(other, part))
+            || pins_length_beyond(other, part)
+            || pins_the_literals_of(other, part))
+}
+
+/// Whether a check that a text holds (or lacks) some strings (`assert!(out.contains("moe"))`,
+/// `expect(s).toContain('x')`) is covered by an exact check whose expected value holds (or
+/// lacks) every one of them (`expect_value_eq(table![[name]; ["moe"]])`,
+/// `assert_eq!(out, "moe 23")`).
+fn pins_the_literals_of(exact: &Assertion, loose: &Assertion) -> bool {
+    let substring_check = [".contains(", ".includes(", ".toContain(", "assertIn("]
+        .iter()
+        .any(|call| loose.norm.contains(call));
+    if !substring_check || exact.norm.contains(".contains(") {
+        return false;
+    }
+    // About the same value: the same subject (`out`), or a table row's expected value
+    // (`expect_value_eq(expected)` with the row's text attached, see above).
+    let from_row = exact.norm.contains('|');
+    if !from_row && subject_root(&exact.norm) != subject_root(&loose.norm) {
+        return false;
+    }
+    // `!out.contains("error")`: the exact value pins its absence when it does not hold it.
+    let negated = loose.norm.starts_with("assert!(!") || loose.norm.contains(".not.");
+    let literals = quoted(&loose.norm);
+    !literals.is_empty()
+        && literals.iter().all(|literal| {
+            literal.chars().count() >= 2 && exact.norm.contains(literal.as_str()) != negated
+        })
+}
+
+/// The first name an assertion reads (`out` in `assert!(!out.err.contains(..))`,
+/// `assert_eq!(out.text, ..)` and `expect(out).toContain(..)`).
+fn subject_root(norm: &str) -> &str {
+    let rest = norm
+        .split_once('(')
+        .map_or(norm, |(_, rest)| rest)
+        .trim_start_matches(['!', '&', '*', '(']);
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The double- or single-quoted strings in a (whitespace-free) assertion.
+fn quoted(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' || c == '\'' {
+            let literal: String = chars.by_ref().take_while(|other| *other != c).collect();
+            out.push(literal);
+        }
+    }
+    out
 }
 
 /// Whether `whole` pins the entire value that `part` checked (a field of): field checks folded
@@ -1030,6 +1094,13 @@ fn plural(count: usize) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subjects_are_the_first_name_read() {
+        assert_eq!(subject_root("assert!(!out.err.contains(\"x\"))"), "out");
+        assert_eq!(subject_root("assert_eq!(out.text,\"x\")"), "out");
+        assert_eq!(subject_root("expect(out).toContain('x')"), "out");
+    }
 
     #[test]
     fn no_error_checks_are_told_apart() {

@@ -367,6 +367,8 @@ pub enum IdentStrength {
 
 /// Words that, anywhere in the identifier, say the value is not a secret.
 const NON_SECRET_WORDS: &[&str] = &[
+    // WebRTC SDP `a=ice-pwd:`: a per-session value sent in the clear to the peer.
+    "ice",
     "public",
     "pub",
     "publishable",

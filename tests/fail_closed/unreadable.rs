@@ -189,11 +189,14 @@ fn unreadable_file_added_where_a_rule_looks_is_a_finding() {
 fn binary_assets_stay_notes() {
     let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
     png.extend_from_slice(&[0, 1, 2, 3, 0xff, 0xfe, 0]);
+    // Raw audio has no magic number: its extension says what it is.
+    let pcm = [0u8, 0, 0, 0, 0xff, 0x7f, 0, 0x80, 0x12, 0];
     let repo = change(
         &[("README.md", b"app\n")],
         &[
             ("assets/logo.png", &png),
             ("tests/fixtures/pixel.png", &png),
+            ("tests/assets/voice_16khz.pcm", &pcm),
         ],
     );
     let output = diff(&repo);
@@ -201,7 +204,11 @@ fn binary_assets_stay_notes() {
     assert_eq!(output.status.code(), Some(0));
     // Notes, not silence: each asset is still listed.
     let notes = json(&output)["notes"].to_string();
-    for path in ["assets/logo.png", "tests/fixtures/pixel.png"] {
+    for path in [
+        "assets/logo.png",
+        "tests/fixtures/pixel.png",
+        "tests/assets/voice_16khz.pcm",
+    ] {
         assert!(notes.contains(path), "{notes}");
     }
 }
