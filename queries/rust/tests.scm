@@ -1,7 +1,8 @@
 ; rule: (shared) the test inventory, read by skipped-test
 ; language: rust
 ; matches: functions carrying a test attribute (`#[test]`, `#[tokio::test]`, `#[rstest]`,
-;   `#[test_case(..)]`, `#[quickcheck]`, `#[bench]`, ...) and `proptest!` functions as kind
+;   `#[test_case(..)]`, `#[quickcheck]`, `#[bench]`, rstest_reuse's `#[apply(template)]`, ...) and
+;   `proptest!` functions as kind
 ;   test, and every other function as kind function, so a removed `#[test]` can be told from a
 ;   removed function. `#[bench]` functions run once as tests under `cargo test`; criterion's
 ;   `c.bench_function(..)` closures are not tests (cargo test does not run them).
@@ -17,7 +18,7 @@
  [(attribute_item) (line_comment) (block_comment)]*
  .
  (function_item name: (identifier) @key) @finding
- (#match? @_name "^((tokio|async_std|actix_rt|actix_web|test_log|sqlx|wasm_bindgen_test|serial_test)::)?(test|rstest|test_case|quickcheck|wasm_bindgen_test|serial|bench)$")
+ (#match? @_name "^((tokio|async_std|actix_rt|actix_web|test_log|sqlx|wasm_bindgen_test|serial_test)::)?(test|rstest|test_case|quickcheck|wasm_bindgen_test|serial|bench|apply)$")
  (#set! kind "test"))
 
 ((function_item name: (identifier) @key) @finding

@@ -164,9 +164,50 @@ fn js_each_rows(node: Node<'_>, source: &str) -> Option<Vec<(String, u32)>> {
     }
 }
 
+/// The case rows of the function `name` in the file that holds `node` (an rstest_reuse
+/// template). Only top-level items and one level of modules are searched: templates live there.
+fn template_cases(node: Node<'_>, source: &str, name: &str) -> Option<Vec<(String, u32)>> {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut items: Vec<Node<'_>> = Vec::new();
+    let mut cursor = root.walk();
+    for child in root.named_children(&mut cursor) {
+        if child.kind() == "mod_item"
+            && let Some(body) = child.child_by_field_name("body")
+        {
+            let mut inner = body.walk();
+            items.extend(body.named_children(&mut inner));
+        } else {
+            items.push(child);
+        }
+    }
+    let template = items.into_iter().find(|item| {
+        item.kind() == "function_item"
+            && item
+                .child_by_field_name("name")
+                .is_some_and(|found| text_of(found, source) == name)
+            && item.id() != node.id()
+    })?;
+    // The template's own attributes (not another `apply`: no recursion).
+    let rows = case_rows(template, source, false);
+    (!rows.is_empty()).then_some(rows)
+}
+
 /// `#[test_case(..)]` / `#[case(..)]` / `#[case::name(..)]` attributes right before the
 /// function, one dimension.
 fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
+    let rows = case_rows(node, source, true);
+    if rows.is_empty() {
+        Vec::new()
+    } else {
+        vec![rows]
+    }
+}
+
+/// The case rows before the function `node`, following `#[apply(..)]` when `follow_apply`.
+fn case_rows(node: Node<'_>, source: &str, follow_apply: bool) -> Vec<(String, u32)> {
     let mut rows = Vec::new();
     let mut current = node.prev_named_sibling();
     while let Some(sibling) = current {
@@ -191,6 +232,16 @@ fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>>
                     let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
                     rows.push((format!("{name}{arguments}"), line_of(sibling)));
                 }
+                // rstest_reuse: `#[apply(template)]` takes the cases of the `#[template]`
+                // function of that name in this file.
+                if follow_apply
+                    && let Some(template) = inner
+                        .strip_prefix("apply(")
+                        .and_then(|rest| rest.strip_suffix(')'))
+                    && let Some(template_rows) = template_cases(node, source, template)
+                {
+                    rows.extend(template_rows);
+                }
             }
             "line_comment" | "block_comment" => {}
             _ => break,
@@ -198,9 +249,5 @@ fn rust_case_attributes(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>>
         current = sibling.prev_named_sibling();
     }
     rows.reverse();
-    if rows.is_empty() {
-        Vec::new()
-    } else {
-        vec![rows]
-    }
+    rows
 }
