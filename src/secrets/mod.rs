@@ -53,6 +53,8 @@ const MAX_SCAN_BYTES: usize = 1 << 20;
 /// `:::=`, `?=`, `.=`, `=>`, `:`, `,` (function arguments, `setProperty("K", "v")`), `>`
 /// (XML element text).
 const OPERATOR: &str = r"(?::::=|::=|:=|\?=|\.=|=>|=|:|,|>)";
+/// [`OPERATOR`] for unquoted values: without `,`.
+const OPERATOR_UNQUOTED: &str = r"(?::::=|::=|:=|\?=|\.=|=>|=|:|>)";
 /// What may follow a secret: a quote, whitespace, a delimiter, an escaped newline, or the end.
 const TERMINATOR: &str = r#"(?:['"`\s;,)<}\]&]|\\[nrt]|$)"#;
 
@@ -150,8 +152,10 @@ fn generic_regexes() -> Vec<String> {
         ),
         // Unquoted value (env files, YAML, properties): a conservative character set, and it
         // must be followed by a terminator so that `f(x)` or `a.b[c]` never match.
+        // Not after a comma: `open(name, mode, pwd, force_zip64=force_zip64)` is an argument
+        // list, not a setting.
         format!(
-            r#"(?P<id>[A-Za-z0-9_.-]*?(?i:{GENERIC_IDENTS})[A-Za-z0-9_.-]{{0,30}}){IDENT_GAP}{OPERATOR}[ \t]{{0,4}}(?P<s>[A-Za-z0-9_.~+/=@!#%^*?-]{{6,200}}){TERMINATOR}"#
+            r#"(?P<id>[A-Za-z0-9_.-]*?(?i:{GENERIC_IDENTS})[A-Za-z0-9_.-]{{0,30}}){IDENT_GAP}{OPERATOR_UNQUOTED}[ \t]{{0,4}}(?P<s>[A-Za-z0-9_.~+/=@!#%^*?-]{{6,200}}){TERMINATOR}"#
         ),
     ]
 }
