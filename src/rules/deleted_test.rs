@@ -616,9 +616,24 @@ fn became_named_case(test: &Test, head: &[Test]) -> bool {
             // The case's words, in any order, are words of the old name (`empty_binary` of
             // `into_int_binary_empty`).
             let old_words: Vec<&str> = old.split('_').collect();
+            // Or the old name is the new test's name plus a qualifier that the case's name
+            // mostly repeats (`sources_unicode_file_in_normal_dir` →
+            // `sources_unicode_file` with `#[case::normal_dir_single_quotes(..)]`).
+            let qualified = old
+                .strip_prefix(&format!("{new}_"))
+                .is_some_and(|rest| {
+                    let words: Vec<&str> = rest
+                        .split('_')
+                        .filter(|word| !matches!(*word, "in" | "with" | "and" | "of" | "the" | "a"))
+                        .collect();
+                    let case_words: Vec<&str> = case.split('_').collect();
+                    let shared = words.iter().filter(|word| case_words.contains(word)).count();
+                    !words.is_empty() && shared * 2 >= words.len()
+                });
             let named_after = old == case
                 || old.ends_with(&format!("_{case}"))
-                || case.split('_').all(|word| old_words[1..].contains(&word));
+                || case.split('_').all(|word| old_words[1..].contains(&word))
+                || qualified;
             named_after && first_word(&old) == first_word(&new)
         })
         // A row that names the old test (`#[case::command("def_with_comment")]`).
