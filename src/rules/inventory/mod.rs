@@ -381,11 +381,15 @@ pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option
         head.iter()
             .filter(move |test| test.collected() && test.key != old.key)
     };
-    others()
-        .filter(|test| !base_keys.contains(&test.key.as_str()))
-        .find(|test| similar_bodies(&old.body, &test.body))
+    // The same name in another suite first: when a describe is renamed, its tests' bodies are
+    // often alike (`.. navigations can be ..` beside `.. navigations surface ..`).
+    moved_between_suites(old, head, base_keys)
+        .or_else(|| {
+            others()
+                .filter(|test| !base_keys.contains(&test.key.as_str()))
+                .find(|test| similar_bodies(&old.body, &test.body))
+        })
         .or_else(|| others().find(|test| contains_body(&old.body, &test.body)))
-        .or_else(|| moved_between_suites(old, head, base_keys))
 }
 
 /// The one test new in this file with the same name in another suite (`fn t()` moved into
