@@ -57,6 +57,11 @@ declare_rule! {
     /// A count drop in a JavaScript file that newly hands the test context to a function not
     /// defined in the file (`await runError(t, ..)`, where ava/tap helpers run their own
     /// assertions) is a warning that names the function.
+    /// ## Reported as a guess (`likely`, a warning by default)
+    /// - Loose checks (substring, truthiness, "no error") on a value that no check of the test
+    ///   reads any more, next to a new exact check on another value: most likely a port to
+    ///   another harness (`nu!(..).out.contains("x")` →
+    ///   `test().run(code).expect_value_eq([..])`). The message names the new check.
     /// ## Not flagged
     /// - Assertions moved into a helper that the test still calls, also when the helper moves
     ///   from the test's file to a shared module.
@@ -77,6 +82,12 @@ declare_rule! {
     ///   `expect(x).toEqual({..})`; `expect(a[1]).toBeFalsy()` removed next to
     ///   `expect(a.length).toEqual(1)`. Not when the remaining check accepts a missing value
     ///   (`expect(x?.a).toBeUndefined()`).
+    /// - Checks on a value's length, fields or elements replaced by one exact equality on the
+    ///   whole value: `assert len(parts) == 1; assert parts[0].name == 'a'` →
+    ///   `assert parts == snapshot([..])` (also `assert_eq!(parts, vec![..])`,
+    ///   `assert.deepEqual(parts, [..])`), unless the expected value holds a wildcard (`ANY`).
+    /// - Rust: `assert!(!out.err.contains(".."))` or `assert!(!out.out.contains("error"))`
+    ///   dropped from a test that now returns `Result` (see below).
     /// - `assertIn(a, b)` → `assertTrue(any(a in m for m in b))`: `assertTrue(cond)` is as
     ///   strong as its condition.
     /// - Custom matchers with a literal subject (`expect('text').toHaveBeenWarned()`, any
@@ -330,10 +341,18 @@ fn only_checks_no_error(norm: &str) -> bool {
         })
         .unwrap_or_default();
     let subject = inner.split(',').next().unwrap_or_default();
-    (norm.starts_with("assert!(")
-        && (subject.ends_with(".err.is_empty()")
-            || subject.ends_with(".status.success()")
-            || subject.ends_with(".is_ok()")))
+    // `assert!(!out.err.contains("no valid path"))`, `assert!(!out.out.contains("error"))`:
+    // the error stream lacks a given error, or the output lacks the word.
+    let lacks_an_error = subject.strip_prefix('!').is_some_and(|negated| {
+        negated.contains(".err.contains(")
+            || negated.ends_with(".contains(\"error\")")
+            || negated.ends_with(".contains(\"Error\")")
+    });
+    (norm.starts_with("assert!(") && lacks_an_error)
+        || (norm.starts_with("assert!(")
+            && (subject.ends_with(".err.is_empty()")
+                || subject.ends_with(".status.success()")
+                || subject.ends_with(".is_ok()")))
         || (norm.starts_with("assert_eq!(")
             && subject.ends_with(".err")
             && inner.split(',').nth(1) == Some("\"\""))
@@ -725,10 +744,7 @@ fn implied_by(other: &Assertion, part: &Assertion) -> bool {
 /// lacks) every one of them (`expect_value_eq(table![[name]; ["moe"]])`,
 /// `assert_eq!(out, "moe 23")`).
 fn pins_the_literals_of(exact: &Assertion, loose: &Assertion) -> bool {
-    let substring_check = [".contains(", ".includes(", ".toContain(", "assertIn("]
-        .iter()
-        .any(|call| loose.norm.contains(call));
-    if !substring_check || exact.norm.contains(".contains(") {
+    if !checks_a_substring(loose) || exact.norm.contains(".contains(") {
         return false;
     }
     // About the same value: the same subject (`out`), or a table row's expected value
@@ -744,6 +760,13 @@ fn pins_the_literals_of(exact: &Assertion, loose: &Assertion) -> bool {
         && literals.iter().all(|literal| {
             literal.chars().count() >= 2 && exact.norm.contains(literal.as_str()) != negated
         })
+}
+
+/// `assert!(out.contains("x"))`, `expect(s).toContain('x')`, `assertIn('x', s)`.
+fn checks_a_substring(assertion: &Assertion) -> bool {
+    [".contains(", ".includes(", ".toContain(", "assertIn("]
+        .iter()
+        .any(|call| assertion.norm.contains(call))
 }
 
 /// The first name an assertion reads (`out` in `assert!(!out.err.contains(..))`,
@@ -791,13 +814,111 @@ fn pins_whole_value_of(whole: &Assertion, part: &Assertion) -> bool {
     let (Some((outer, matcher)), Some((inner, _))) =
         (expect_parts(&whole.norm), expect_parts(&part.norm))
     else {
-        return false;
+        return pins_named_value_of(whole, part);
     };
     // An asymmetric matcher in the expected value (`p: expect.any(Promise)`) leaves that part
     // unpinned, so it covers no check on a field of the value.
     let deeper = derived_from(inner, outer) && !matcher.contains("expect.");
     (deeper && WHOLE_VALUE.iter().any(|name| matcher.starts_with(name)))
         || (inner == outer && exact_value.iter().any(|name| matcher.starts_with(name)))
+}
+
+/// Python and Rust: `assert parts == snapshot([..])`, `self.assertEqual(parts, [..])`,
+/// `assert_eq!(parts, vec![..])` pin the whole of `parts`, so checks on its length, fields or
+/// elements (`assert len(parts) == 1`, `assert parts[0].name == 'a'`,
+/// `assert_eq!(parts.len(), 1)`) are implied. Not when the expected value holds a wildcard
+/// (`ANY`, dirty-equals `IsStr()`), which leaves some part unpinned.
+fn pins_named_value_of(whole: &Assertion, part: &Assertion) -> bool {
+    let Some((name, expected)) = equality_sides(&whole.norm) else {
+        return false;
+    };
+    let wildcard = expected.contains("ANY")
+        || expected.match_indices("Is").any(|(index, _)| {
+            expected[index + 2..]
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_uppercase())
+        });
+    if wildcard || part.norm == whole.norm {
+        return false;
+    }
+    let checked = part.norm.strip_prefix("assert").unwrap_or(&part.norm);
+    checked.match_indices(name).any(|(index, _)| {
+        let before = checked[..index].chars().next_back();
+        let after = &checked[index + name.len()..];
+        let boundary = !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        boundary
+            && (after.starts_with(['.', '['])
+                || (after.starts_with(')') && checked[..index].ends_with("len(")))
+    })
+}
+
+/// The name and the expected value of an exact equality on a plain name or field path
+/// (`assertparts==snapshot(..)`, `self.assertEqual(parts,..)`, `assert_eq!(parts,..)`, in
+/// their whitespace-free form).
+fn equality_sides(norm: &str) -> Option<(&str, &str)> {
+    let plain = |text: &str| {
+        !text.is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_digit())
+            && text
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    };
+    const EQUALITY_CALLS: &[&str] = &[
+        "assert_eq!(",
+        "self.assertEqual(",
+        "assert.equal(",
+        "assert.strictEqual(",
+        "assert.deepEqual(",
+        "assert.deepStrictEqual(",
+    ];
+    let (left, right) = if let Some(args) = EQUALITY_CALLS
+        .iter()
+        .find_map(|call| norm.strip_prefix(call))
+    {
+        let args = args.trim_end_matches(';').strip_suffix(')')?;
+        let arguments = top_level_split(args, ',');
+        (*arguments.first()?, *arguments.get(1)?)
+    } else {
+        let condition = norm.strip_prefix("assert")?;
+        // `assert x == y, "message"`.
+        let condition = top_level_split(condition, ',')[0];
+        let sides = top_level_split(condition, '=');
+        // `a==b` splits into `a`, ``, `b`.
+        match sides.as_slice() {
+            [left, "", right] => (*left, *right),
+            _ => return None,
+        }
+    };
+    if plain(left) && !right.is_empty() && right != left {
+        Some((left, right))
+    } else if plain(right) && !left.is_empty() && !plain(left) {
+        Some((right, left))
+    } else {
+        None
+    }
+}
+
+/// `text` split at `separator` outside brackets and quotes.
+fn top_level_split(text: &str, separator: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start, mut quote) = (0usize, 0usize, None::<char>);
+    for (index, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(open), _) if c == open => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, _) if c == separator && depth == 0 => {
+                parts.push(&text[start..index]);
+                start = index + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
 }
 
 /// Whether the (whitespace-free) subject `inner` is read from the value `outer`: a field or
@@ -1027,6 +1148,10 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     if now >= was {
         unpaired.retain(|a| a.family == Family::Raises && !message_checked);
     }
+    // Loose checks on a value the test no longer reads, next to a new exact check on another
+    // one: most likely the test was ported to another harness (`nu!(..).out.contains(..)` →
+    // `test().run(code).expect_value_eq([..])`), so it is reported as a guess.
+    let port = harness_port(&unpaired, &added, after);
     // A dropped warning check (`pytest.warns(DeprecationWarning)`) usually goes with an API
     // migration: weaker evidence than a dropped value or raise check.
     let only_warnings = !unpaired.is_empty()
@@ -1061,6 +1186,13 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     if reasons.is_empty() {
         return None;
     }
+    let ported = port.is_some() && reasons.len() == 1 && base_line.is_some();
+    if let Some(exact) = port.filter(|_| ported) {
+        reasons[0].push_str(&format!(
+            "; the test now checks `{}` exactly instead, on a value the removed checks did not read (ported to another harness?)",
+            crate::rules::markers::shorten(&exact.norm, 90)
+        ));
+    }
     let severity = if only_warnings && reasons.len() == 1 {
         Severity::Warning
     } else {
@@ -1079,8 +1211,125 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         message: format!("{label}: {}", reasons.join("; ")),
         key: String::new(),
         moved: None,
-        confidence: crate::finding::Confidence::Certain,
+        confidence: if ported {
+            crate::finding::Confidence::Likely
+        } else {
+            crate::finding::Confidence::Certain
+        },
     })
+}
+
+/// The new exact check that stands in for every removed one, when each removed check is
+/// loose (or only says no error or no output happened) and reads a value that no check of the
+/// test reads any more, while the test gained an exact check of something else.
+fn harness_port<'a>(
+    removed: &[&Assertion],
+    added: &[&'a Assertion],
+    after: &[Assertion],
+) -> Option<&'a Assertion> {
+    if removed.is_empty() {
+        return None;
+    }
+    let mut roots: Vec<&str> = Vec::new();
+    for assertion in removed {
+        let loose = assertion.strength == 1
+            || checks_a_substring(assertion)
+            || only_checks_no_error(&assertion.norm)
+            || expects_nothing(&assertion.norm);
+        let root = first_subject(&assertion.text)?;
+        if assertion.family != Family::Check
+            || !loose
+            || after.iter().any(|other| other.norm.contains(root))
+        {
+            return None;
+        }
+        roots.push(root);
+    }
+    added.iter().copied().find(|exact| {
+        exact.family == Family::Check
+            && exact.strength >= 2
+            && !roots.iter().any(|root| exact.norm.contains(root))
+    })
+}
+
+/// `assert_eq!(out.err, "")`, `assert!(out.is_empty())`, `assert out == ""`: a check that
+/// nothing was printed.
+fn expects_nothing(norm: &str) -> bool {
+    norm.ends_with(",\"\")")
+        || norm.ends_with(",\"\");")
+        || norm.ends_with("==\"\"")
+        || norm.contains(".is_empty())")
+}
+
+/// The first name an assertion reads, past the assertion's own words and any string literal:
+/// `actual` in `assert!(actual.out.contains("x"))`, `assert "x" in actual.out` and
+/// `expect(actual.out).toContain('x')`.
+fn first_subject(text: &str) -> Option<&str> {
+    const NOT_SUBJECTS: &[&str] = &[
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "not",
+        "len",
+        "expect",
+        "self",
+        "await",
+        "is",
+        "in",
+        "str",
+        "repr",
+        "list",
+        "sorted",
+        "set",
+        "dict",
+        "tuple",
+        "t",
+        "this",
+        "true",
+        "false",
+        "True",
+        "False",
+        "None",
+        "r",
+        "b",
+        "f",
+    ];
+    let mut quote: Option<char> = None;
+    let mut start: Option<usize> = None;
+    for (index, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        if let Some(open) = quote {
+            if c == open {
+                quote = None;
+            }
+            continue;
+        }
+        let word = c.is_alphanumeric() || c == '_';
+        match (start, word) {
+            (None, true) => start = Some(index),
+            (Some(from), false) => {
+                start = None;
+                let token = &text[from..index];
+                let after_dot = text[..from].ends_with('.');
+                // A macro's name (`assert_contains!`) is not what it reads.
+                if !after_dot
+                    && c != '!'
+                    && !NOT_SUBJECTS.contains(&token)
+                    && !token.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    return Some(token);
+                }
+            }
+            _ => {}
+        }
+        if start.is_none() && (c == '"' || c == '\'' || c == '`') {
+            quote = Some(c);
+        }
+    }
+    None
 }
 
 fn plural(count: usize) -> &'static str {
@@ -1108,6 +1357,38 @@ mod tests {
         assert!(only_checks_no_error("assert!(actual.status.success())"));
         assert!(only_checks_no_error("assert_eq!(actual.err,\"\")"));
         assert!(!only_checks_no_error("assert_eq!(actual.out,\"\")"));
+        assert!(only_checks_no_error(
+            "assert!(!actual.err.contains(\"novalidpath\"))"
+        ));
+        assert!(only_checks_no_error(
+            "assert!(!actual.out.contains(\"error\"))"
+        ));
+        assert!(!only_checks_no_error(
+            "assert!(!actual.out.contains(\"moe\"))"
+        ));
+        assert!(!only_checks_no_error(
+            "assert!(actual.err.contains(\"denied\"))"
+        ));
+        assert_eq!(
+            first_subject("assert!(actual.out.contains(\"x\"))"),
+            Some("actual")
+        );
+        assert_eq!(first_subject("assert \"x\" in actual.out"), Some("actual"));
+        assert_eq!(first_subject("assert_contains!(\"x\", err)"), Some("err"));
+        assert_eq!(
+            first_subject("expect(res.body).toContain('x')"),
+            Some("res")
+        );
+        assert_eq!(
+            equality_sides("assertparts==snapshot([A(a=1)]),\"why\""),
+            Some(("parts", "snapshot([A(a=1)])"))
+        );
+        assert_eq!(equality_sides("assert_eq!(1,got.len());"), None);
+        assert_eq!(
+            equality_sides("assert_eq!(rows,vec![1,2]);"),
+            Some(("rows", "vec![1,2]"))
+        );
+        assert_eq!(equality_sides("assertx<=3"), None);
         assert!(!only_checks_no_error(
             "assert!(actual.err.contains(\"boom\"))"
         ));
