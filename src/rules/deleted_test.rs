@@ -454,7 +454,10 @@ fn judge_missing(
     // The same name in another suite of this file (moved into `mod tests`, a `describe`
     // added around it): weakened-assertion compares the two.
     let base_keys: Vec<&str> = Vec::new();
+    // Or renamed to repeat or stop repeating the module's name (`match_for_record` →
+    // `record`).
     if inventory::moved_between_suites(test, head, &base_keys)
+        .or_else(|| inventory::renamed_by_prefix(test, fresh, &base_keys, context.pair.path()))
         .is_some_and(|other| fresh.iter().any(|new| new.key == other.key))
     {
         return Some(None);
@@ -634,7 +637,16 @@ fn became_named_case(test: &Test, head: &[Test]) -> bool {
                 || old.ends_with(&format!("_{case}"))
                 || case.split('_').all(|word| old_words[1..].contains(&word))
                 || qualified;
-            named_after && first_word(&old) == first_word(&new)
+            // The same first word keeps a one-word case (`major`) from matching any test;
+            // an abbreviated one (`semversion_major_inc` → `semantic_version_inc`) shares its
+            // start. A case named exactly after the test needs neither.
+            let (old_first, new_first) = (first_word(&old), first_word(&new));
+            let alike_first = old_first == new_first
+                || (old_first.len() >= 3
+                    && new_first.len() >= 3
+                    && old_first[..3] == new_first[..3]);
+            let exact = old == case && (case.contains('_') || case.len() >= 8);
+            named_after && (alike_first || exact)
         })
         // A row that names the old test (`#[case::command("def_with_comment")]`).
         || (old.len() >= 8

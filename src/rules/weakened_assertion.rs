@@ -159,8 +159,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
         if head_keys.contains(test.key.as_str()) {
             pairs.push((test, test.key.clone()));
-        } else if let Some(next) = inventory::successor(test, &head_tests, &base_keys)
-            .or_else(|| inventory::in_place_successor(test, &base_collected, &head_collected))
+        } else if let Some(next) =
+            inventory::successor(test, &head_tests, &base_keys, context.pair.path())
+                .or_else(|| inventory::in_place_successor(test, &base_collected, &head_collected))
             && !base_keys.contains(&next.key.as_str())
         {
             pairs.push((test, next.key.clone()));

@@ -376,7 +376,12 @@ pub fn contains_body(old: &str, new: &str) -> bool {
 /// The head test that carries on the base test `old` under another identity: a test new in
 /// this file with a similar body (a rename), else any other test that now contains its body
 /// (a merge). The rename is preferred because its assertions can be compared one to one.
-pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option<&'h Test> {
+pub fn successor<'h>(
+    old: &Test,
+    head: &'h [Test],
+    base_keys: &[&str],
+    path: &str,
+) -> Option<&'h Test> {
     let others = || {
         head.iter()
             .filter(move |test| test.collected() && test.key != old.key)
@@ -384,6 +389,7 @@ pub fn successor<'h>(old: &Test, head: &'h [Test], base_keys: &[&str]) -> Option
     // The same name in another suite first: when a describe is renamed, its tests' bodies are
     // often alike (`.. navigations can be ..` beside `.. navigations surface ..`).
     moved_between_suites(old, head, base_keys)
+        .or_else(|| renamed_by_prefix(old, head, base_keys, path))
         .or_else(|| {
             others()
                 .filter(|test| !base_keys.contains(&test.key.as_str()))
@@ -410,6 +416,53 @@ pub fn moved_between_suites<'h>(
     let first = found.next()?;
     // Two candidates: no telling which one it became.
     found.all(|other| other.key == first.key).then_some(first)
+}
+
+/// The one new test whose name is `old`'s with the module's name (or `test`) dropped or added
+/// in front, at a word boundary: `match_for_record` → `record` in `match_.rs`, `parses` →
+/// `test_parses`. Four characters or more on the shorter side, so `it` or `ok` do not match;
+/// dropping other words (`rejects_empty_input` → `input`) is not a rename.
+pub fn renamed_by_prefix<'h>(
+    old: &Test,
+    head: &'h [Test],
+    base_keys: &[&str],
+    path: &str,
+) -> Option<&'h Test> {
+    let name = |key: &str| key.rsplit(KEY_SEPARATOR).next().unwrap_or(key).to_string();
+    let module = module_word(path);
+    let wanted = name(&old.key);
+    let extends = |long: &str, short: &str| {
+        let Some(prefix) = long
+            .strip_suffix(short)
+            .and_then(|prefix| prefix.strip_suffix(['_', ' ']))
+        else {
+            return false;
+        };
+        let first = prefix.split(['_', ' ']).next().unwrap_or_default();
+        short.chars().count() >= 4
+            && !prefix.is_empty()
+            && (first == module || matches!(first, "test" | "it" | "should"))
+    };
+    let mut found = head.iter().filter(|test| {
+        let other = name(&test.key);
+        test.collected()
+            && test.key != old.key
+            && !base_keys.contains(&test.key.as_str())
+            && (extends(&wanted, &other) || extends(&other, &wanted))
+    });
+    let first = found.next()?;
+    found.all(|other| other.key == first.key).then_some(first)
+}
+
+/// The word a test module is named after: `match` for `tests/commands/match_.rs`,
+/// `parser` for `test_parser.py` or `parser.spec.ts`.
+fn module_word(path: &str) -> &str {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    let stem = stem.strip_prefix("test_").unwrap_or(stem);
+    let stem = stem.strip_suffix("_test").unwrap_or(stem);
+    let stem = stem.trim_matches('_');
+    stem.split('_').next().unwrap_or(stem)
 }
 
 /// The head test that took `old`'s place: between the same surviving neighbours, a new test
