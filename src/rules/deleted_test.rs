@@ -61,7 +61,10 @@ declare_rule! {
     /// (a new or changed test holding half of its literals, or a split holding four-fifths of
     /// them across several new tests, or two-thirds of its code, and still checking something)
     /// is reported with `confidence: likely`, one severity lower (a warning), and the message
-    /// names the successor: a test ported to another API or rewritten under a new name.
+    /// names the successor: a test ported to another API or rewritten under a new name. So is
+    /// a test replaced in place (between the same neighbours) by a new test whose name shares
+    /// four-fifths of its words (`.._rejects_tool_output` → `.._accepts_tool_output`): often a
+    /// test rewritten for changed behaviour, which a reviewer should still see.
     /// - A criterion benchmark removed (`c.bench_function(..)` in `benches/`): criterion
     ///   benchmarks run under `cargo bench`, not `cargo test`, so they are not tests.
     ///
@@ -201,7 +204,28 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         {
             None
         } else {
-            whole_missing(context, language, test, &head, &fresh)
+            whole_missing(context, language, test, &head, &fresh).map(|(mut candidate, plain)| {
+                // Only a replacement that checks something: a test gutted under a new name
+                // (`assert True`) stays a deletion.
+                if let Some(next) = inventory::in_place_replacement(test, &base, &head_collected)
+                    .filter(|next| {
+                        next.body
+                            .split('\n')
+                            .any(crate::rules::likeness::real_check)
+                    })
+                {
+                    candidate.confidence = crate::finding::Confidence::Likely;
+                    candidate.message = format!(
+                        "{}; `{}` took its place (line {}) and may test changed behaviour",
+                        candidate
+                            .message
+                            .replace(" and does not reappear elsewhere", ""),
+                        next.key,
+                        next.line
+                    );
+                }
+                (candidate, plain)
+            })
         };
         if let Some((mut candidate, plain)) = candidate {
             if never_ran(&test.key) {

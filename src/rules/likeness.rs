@@ -470,7 +470,7 @@ fn code_tokens(body: &str) -> impl Iterator<Item = &str> {
 
 /// Whether a (whitespace-free) line checks something about a name of the test: `assert True`
 /// and `expect(true).toBe(true)` check nothing.
-fn real_check(line: &str) -> bool {
+pub fn real_check(line: &str) -> bool {
     const TRIVIAL: &[&str] = &[
         "assert",
         "assertTrue",

@@ -472,6 +472,27 @@ fn module_word(path: &str) -> &str {
 /// when other tests around it were deleted; a swap for an unrelated test (another name, other
 /// code) still is. `base` and `head` are the collected tests of one file, in document order.
 pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Option<&'h Test> {
+    in_place_match(old, base, head, in_place_likeness)
+}
+
+/// A looser [`in_place_successor`]: between the same neighbours, a new test whose name shares
+/// four-fifths of the old one's words (`.._rejects_tool_output` → `.._accepts_tool_output`),
+/// whatever its code (alike code alone was as often a deleted behaviour, in the judged
+/// history, as a rewritten one). Often a test rewritten for changed behaviour, sometimes a test swapped for an
+/// easier one: a guess, for a `likely` finding that names it.
+pub fn in_place_replacement<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Option<&'h Test> {
+    in_place_match(old, base, head, |old, new| {
+        let (names, _) = name_and_code_likeness(old, new);
+        (names >= 800).then_some(names)
+    })
+}
+
+fn in_place_match<'h>(
+    old: &Test,
+    base: &[Test],
+    head: &'h [Test],
+    likeness: impl Fn(&Test, &Test) -> Option<usize>,
+) -> Option<&'h Test> {
     let keys = |tests: &[Test]| -> Vec<String> {
         let mut keys: Vec<String> = Vec::new();
         for test in tests {
@@ -512,12 +533,12 @@ pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Op
         .collect();
     let best_for_old = arrived
         .iter()
-        .filter_map(|new| Some((in_place_likeness(old, new)?, *new)))
+        .filter_map(|new| Some((likeness(old, new)?, *new)))
         .max_by_key(|(score, _)| *score)?
         .1;
     let best_for_new = gone
         .iter()
-        .filter_map(|other| Some((in_place_likeness(other, best_for_old)?, *other)))
+        .filter_map(|other| Some((likeness(other, best_for_old)?, *other)))
         .max_by_key(|(score, _)| *score)?
         .1;
     (best_for_new.key == old.key).then_some(best_for_old)
@@ -528,6 +549,15 @@ pub fn in_place_successor<'h>(old: &Test, base: &[Test], head: &'h [Test]) -> Op
 /// `test`) and two-fifths of the code, or two-thirds of the code (short tests share
 /// boilerplate such as `async t =>`, `await` and the module under test).
 fn in_place_likeness(old: &Test, new: &Test) -> Option<usize> {
+    let (names, code) = name_and_code_likeness(old, new);
+    // Names alone are weak evidence where titles are formulaic (`.., buffer false`,
+    // `.., buffer true`): with alike names the code must still be two-fifths alike.
+    let alike = (names >= 500 && code >= 400) || code >= 667;
+    alike.then_some(names.max(code))
+}
+
+/// Name-word and code-token Dice coefficients of two tests, in thousandths.
+fn name_and_code_likeness(old: &Test, new: &Test) -> (usize, usize) {
     let words = |key: &str| -> Vec<String> {
         key.rsplit(KEY_SEPARATOR)
             .next()
@@ -544,10 +574,7 @@ fn in_place_likeness(old: &Test, new: &Test) -> Option<usize> {
     let code = token_overlap(&old.body, &new.body).map_or(0, |(shared, total)| {
         (shared * 2000).checked_div(total).unwrap_or(0)
     });
-    // Names alone are weak evidence where titles are formulaic (`.., buffer false`,
-    // `.., buffer true`): with alike names the code must still be two-fifths alike.
-    let alike = (names >= 500 && code >= 400) || code >= 667;
-    alike.then_some(names.max(code))
+    (names, code)
 }
 
 /// Whether `new` is the same test as `old` under another name: the bodies are equal, share
