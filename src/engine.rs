@@ -136,6 +136,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             }),
     );
     let mut judged: HashMap<&str, usize> = HashMap::new();
+    let mut per_file: crate::repeats::PerFile = Vec::new();
     for (pair, result) in pairs.iter().zip(&results) {
         notes.extend(result.notes.iter().cloned());
         let mut kept = Vec::new();
@@ -155,6 +156,10 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                 shown.push((rule, key, finding));
             }
         }
+        per_file.push(shown);
+    }
+    crate::repeats::fold_across_files(&mut per_file);
+    for shown in per_file {
         findings.extend(crate::repeats::aggregate(shown));
     }
     for rule in &rules {

@@ -96,6 +96,111 @@ pub fn aggregate(findings: Vec<(&'static Rule, String, Finding)>) -> Vec<Finding
         .collect()
 }
 
+/// Files that must share a test-name pattern before their findings are one cause.
+pub const MIN_FILES_ALIKE: usize = 3;
+
+/// One change's findings per file, as (rule, key, finding).
+pub type PerFile = Vec<Vec<(&'static Rule, String, Finding)>>;
+
+/// Folds the findings of test-keyed rules ([`Rule::group`]) that repeat one test-name pattern
+/// across [`MIN_FILES_ALIKE`] files or more (`test_cerebras_provider_pass_http_client` in
+/// `test_cerebras.py`, `test_zai_provider_pass_http_client` in `test_zai.py`, ...) into the
+/// first of them: one cause, such as a per-provider test centralised elsewhere, is one finding
+/// that lists the others. The pattern is the test's name without `test` and without the words
+/// its file is named after, and must keep two words or more.
+pub fn fold_across_files(files: &mut PerFile) {
+    type Group = (
+        &'static str,
+        Side,
+        crate::finding::Severity,
+        crate::finding::Confidence,
+        String,
+    );
+    let mut groups: HashMap<Group, Vec<(usize, usize)>> = HashMap::new();
+    for (file, findings) in files.iter().enumerate() {
+        for (index, (rule, key, finding)) in findings.iter().enumerate() {
+            if rule.group.is_none() {
+                continue;
+            }
+            let Some(pattern) = name_pattern(key, &finding.path) else {
+                continue;
+            };
+            groups
+                .entry((
+                    rule.id,
+                    finding.side,
+                    finding.severity,
+                    finding.confidence,
+                    pattern,
+                ))
+                .or_default()
+                .push((file, index));
+        }
+    }
+    let mut folded: Vec<(usize, usize)> = Vec::new();
+    let mut groups: Vec<(Group, Vec<(usize, usize)>)> = groups.into_iter().collect();
+    groups.sort_by(|a, b| a.1.cmp(&b.1));
+    for ((_, _, _, _, pattern), mut members) in groups {
+        let mut file_count: Vec<usize> = members.iter().map(|(file, _)| *file).collect();
+        file_count.dedup();
+        if file_count.len() < MIN_FILES_ALIKE {
+            continue;
+        }
+        members.sort_by(|a, b| {
+            let (x, y) = (&files[a.0][a.1].2, &files[b.0][b.1].2);
+            (&x.path, x.line).cmp(&(&y.path, y.line))
+        });
+        let (lead_file, lead_index) = members[0];
+        let others: Vec<String> = members[1..]
+            .iter()
+            .take(3)
+            .map(|(file, index)| {
+                let (_, key, finding) = &files[*file][*index];
+                format!("`{key}` ({})", finding.path)
+            })
+            .collect();
+        let more = match members.len().saturating_sub(4) {
+            0 => String::new(),
+            more => format!(" and {more} more"),
+        };
+        let lead = &mut files[lead_file][lead_index];
+        let summary = format!(
+            "{} tests named `.._{}` in {} files, one cause: `{}`, {}{more} (the first: {})",
+            members.len(),
+            pattern,
+            file_count.len(),
+            lead.1,
+            others.join(", "),
+            lead.2.message
+        );
+        lead.2.message = crate::secrets::scanner().redact_line(&summary);
+        folded.extend(&members[1..]);
+    }
+    folded.sort_unstable();
+    for (file, index) in folded.into_iter().rev() {
+        files[file].remove(index);
+    }
+}
+
+/// A test's name without `test` and without the words of its file's name, joined by `_`:
+/// `provider_pass_http_client` for `test_deep_seek_provider_pass_http_client` in
+/// `tests/providers/test_deepseek.py`. `None` when fewer than two words are left.
+fn name_pattern(key: &str, path: &str) -> Option<String> {
+    let name = key
+        .rsplit(crate::query::KEY_SEPARATOR)
+        .next()
+        .unwrap_or(key)
+        .to_lowercase();
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file).to_lowercase();
+    let words: Vec<&str> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty() && *word != "test" && *word != "tests")
+        .filter(|word| !(word.len() >= 3 && stem.contains(word)))
+        .collect();
+    (words.len() >= 2).then(|| words.join("_"))
+}
+
 /// Collapses each group of more than [`MAX_REPEATS_PER_LINE`] candidates that share rule, side
 /// and first line into its strongest member (the first of them on ties), whose message then says
 /// how many there were. Smaller groups and the order of what is kept are left alone.
@@ -218,6 +323,50 @@ mod tests {
         assert_eq!(
             error.message,
             "9 tests deleted from this file: `t1`, `t2`, `t3`, `t4` and 5 more (the first: test `t10` was deleted)"
+        );
+    }
+
+    #[test]
+    fn name_patterns_drop_test_and_the_file_words() {
+        assert_eq!(
+            name_pattern(
+                "test_deep_seek_provider_pass_http_client",
+                "tests/providers/test_deepseek.py"
+            )
+            .as_deref(),
+            Some("provider_pass_http_client")
+        );
+        assert_eq!(
+            name_pattern("Suite › test_zai_roundtrip", "tests/test_zai.py"),
+            None
+        );
+    }
+
+    #[test]
+    fn one_test_pattern_deleted_from_many_files_is_one_finding() {
+        let rule = crate::rules::find("deleted-test").unwrap();
+        let in_file = |name: &str, test: &str| {
+            let mut found = finding(7, Severity::Error);
+            found.path = format!("tests/test_{name}.py");
+            (rule, format!("test_{name}_{test}"), found)
+        };
+        let mut files: PerFile = ["alpha", "bravo", "charlie"]
+            .iter()
+            .map(|name| vec![in_file(name, "pass_http_client"), in_file(name, "other")])
+            .collect();
+        files.push(vec![in_file("delta", "pass_ssl_context")]);
+        fold_across_files(&mut files);
+        let kept: Vec<usize> = files.iter().map(Vec::len).collect();
+        // The three `pass_http_client` deletions are one; `other` is one word; `delta`'s stands
+        // alone.
+        assert_eq!(kept, vec![2, 1, 1, 1]);
+        assert!(
+            files[0][0]
+                .2
+                .message
+                .starts_with("3 tests named `.._pass_http_client` in 3 files, one cause: `test_alpha_pass_http_client`, `test_bravo_pass_http_client` (tests/test_bravo.py)"),
+            "{}",
+            files[0][0].2.message
         );
     }
 
