@@ -164,6 +164,40 @@ impl LargeSource {
     }
 }
 
+impl Unreadable {
+    /// The repository path a symbolic link at `path` points to, when it is one and its target
+    /// is a relative path that stays inside the repository (`""`: the repository's root).
+    pub fn link_in_repository(&self, path: &str) -> Option<String> {
+        let Some(Raw::LinkTarget(target)) = &self.raw else {
+            return None;
+        };
+        if target.is_empty() || target.starts_with(['/', '\\', '~']) || target.contains(':') {
+            return None;
+        }
+        let directory = path.rsplit_once('/').map_or("", |(directory, _)| directory);
+        join_relative(directory, target)
+    }
+}
+
+/// `relative` (separated by `/` or `\\`) read from the repository directory `directory`,
+/// without `.` and `..` steps; `None` when it climbs above the repository's root.
+pub fn join_relative(directory: &str, relative: &str) -> Option<String> {
+    let mut parts: Vec<&str> = directory
+        .split('/')
+        .filter(|part| !part.is_empty())
+        .collect();
+    for part in relative.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            _ => parts.push(part),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 impl Content {
     /// Classifies raw bytes: oversized, binary, LFS pointer, non-UTF-8 or text. Whatever is
     /// within the size cap stays readable, lossily when it must.
@@ -459,9 +493,10 @@ pub struct ChangeSet {
     pub files: Vec<FilePair>,
     /// Conditions found while building the set (submodules, symlinks, unreadable paths).
     pub notes: Vec<crate::finding::Note>,
-    /// Base-revision text of the root-level test-runner configurations (`pytest.ini`,
-    /// `pyproject.toml`, ...), which say what the runner collects, whether the change touches
-    /// them or not.
+    /// Base-revision path and text of the test-runner configurations that say what the
+    /// runner collects, whether the change touches them or not: the root-level ones
+    /// (`pytest.ini`, `pyproject.toml`, `jest.config.js`, ...) and pytest's in the directories
+    /// above the Python files the change touches.
     pub runner_configs: Vec<(String, String)>,
     /// Base-revision paths of JavaScript/TypeScript files (at most [`MAX_BASE_JS_FILES`]),
     /// listed only when the change edits a root-level jest or vitest configuration: the

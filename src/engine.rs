@@ -105,6 +105,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     let prefilters = crate::query::Prefilters::new(&texts);
     crate::query::warm(&texts, &prefilters);
     let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs)
+        .with_head_changes(&change.files)
         .with_base_js_files(&change.base_js_files);
     let results: Vec<FileResult> = pairs
         .par_iter()

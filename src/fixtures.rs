@@ -1,8 +1,12 @@
 //! Builds change sets from two plain directory trees (`base/`, `head/`), without git, and
 //! renders findings as the fixtures' `expected.txt` rows. Used by the fixture tests; also
 //! handy for trying a rule on two hand-written trees.
+//!
+//! A file named `<name>.symlink` stands for a symbolic link `<name>` whose target is the
+//! file's content (trailing whitespace left out), as git stores one: fixtures stay plain files
+//! on every platform.
 
-use crate::changeset::{ChangeSet, pair_trees};
+use crate::changeset::{ChangeSet, Content, FilePair, Status, pair_trees};
 use crate::engine::Report;
 use std::collections::BTreeMap;
 use std::io;
@@ -36,28 +40,78 @@ fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> io::R
     Ok(())
 }
 
+/// The suffix of a file that stands for a symbolic link.
+pub const SYMLINK_SUFFIX: &str = ".symlink";
+
 /// The change from the tree at `base` to the tree at `head`.
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
-    let runner_configs = crate::rules::collection::runner_config_names()
-        .filter_map(|name| {
-            let text = std::fs::read_to_string(base.join(name)).ok()?;
-            Some((name.to_string(), text))
-        })
-        .collect();
-    let base_files = read_tree(base)?;
+    let (base_files, base_links) = split_links(read_tree(base)?);
+    let (head_files, head_links) = split_links(read_tree(head)?);
     let base_js_files = base_files
         .keys()
         .filter(|path| crate::rules::collection::is_js_source(path))
         .cloned()
         .collect();
+    let mut files = pair_trees(base_files, head_files);
+    files.extend(link_pairs(&base_links, &head_links));
+    files.sort_by(|a, b| a.path().cmp(b.path()));
+    let runner_configs = crate::rules::collection::runner_config_paths(&files)
+        .into_iter()
+        .filter_map(|path| {
+            let text = std::fs::read_to_string(base.join(&path)).ok()?;
+            Some((path, text))
+        })
+        .collect();
     Ok(ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
-        files: pair_trees(base_files, read_tree(head)?),
+        files,
         notes: Vec::new(),
         runner_configs,
         base_js_files,
     })
+}
+
+type Tree = BTreeMap<String, Vec<u8>>;
+
+/// The regular files of `tree`, and its links (path → target).
+fn split_links(tree: Tree) -> (Tree, Tree) {
+    let (links, files): (Tree, Tree) = tree
+        .into_iter()
+        .partition(|(path, _)| path.ends_with(SYMLINK_SUFFIX));
+    let links = links
+        .into_iter()
+        .map(|(path, target)| {
+            let path = path.trim_end_matches(SYMLINK_SUFFIX).to_string();
+            (path, target.trim_ascii_end().to_vec())
+        })
+        .collect();
+    (files, links)
+}
+
+/// The links added, removed or retargeted, as git reports them (a link never pairs with a
+/// regular file: one replacing the other is a deletion and an addition).
+fn link_pairs(base: &Tree, head: &Tree) -> Vec<FilePair> {
+    let paths: std::collections::BTreeSet<&String> = base.keys().chain(head.keys()).collect();
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let side = |tree: &Tree| tree.get(path).map(|target| Content::symlink(target));
+            let (status, old_path, new_path) = match (base.get(path), head.get(path)) {
+                (Some(old), Some(new)) if old == new => return None,
+                (Some(_), Some(_)) => (Status::Modified, Some(path), Some(path)),
+                (Some(_), None) => (Status::Deleted, Some(path), None),
+                (None, _) => (Status::Added, None, Some(path)),
+            };
+            Some(FilePair::new(
+                status,
+                old_path.cloned(),
+                new_path.cloned(),
+                side(base).unwrap_or(Content::Absent),
+                side(head).unwrap_or(Content::Absent),
+            ))
+        })
+        .collect()
 }
 
 /// One row per finding: `side | path:line-end | rule | severity | message`, the message as

@@ -3,6 +3,9 @@
 //!
 //! Enforced: a `flag-` case reports its rule at least once, a `clean-` case never reports it;
 //! every implemented rule has both kinds, and a `flag-` case in each declared language.
+//!
+//! A file `<name>.symlink` in `base/` or `head/` stands for a symbolic link `<name>` whose
+//! target is the file's content (see `integrity_gate::fixtures`).
 
 use integrity_gate::config::{self, Policy};
 use integrity_gate::lang::Language;

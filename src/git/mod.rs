@@ -322,12 +322,12 @@ impl Git {
         };
         change.base = merge_base.to_string();
         change.head = head.to_string();
-        for name in crate::rules::collection::runner_config_names() {
-            let bytes = match self.read_file_at(merge_base, name, MAX_FILE_BYTES as u64) {
+        for path in crate::rules::collection::runner_config_paths(&change.files) {
+            let bytes = match self.read_file_at(merge_base, &path, MAX_FILE_BYTES as u64) {
                 Ok(bytes) => bytes,
                 Err(GitError::TooLarge { .. }) => {
                     change.notes.push(Note {
-                        path: name.to_string(),
+                        path,
                         message: "base's runner configuration is larger than 2 MiB, not read: \
                                   the runner's default collection applies"
                             .to_string(),
@@ -337,7 +337,7 @@ impl Git {
                 Err(error) => return Err(error),
             };
             if let Some(text) = bytes.and_then(|bytes| String::from_utf8(bytes).ok()) {
-                change.runner_configs.push((name.to_string(), text));
+                change.runner_configs.push((path, text));
             }
         }
         // package.json counts only when it holds a jest configuration on either side.

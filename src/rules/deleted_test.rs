@@ -83,7 +83,11 @@ declare_rule! {
     ///
     /// What a test file is follows the runners' settings in the **base** revision (a change
     /// cannot redefine it for its own judgement): pytest `python_files`, `python_functions`,
-    /// `python_classes`, `testpaths`; jest `testMatch`, `testRegex`, `roots`,
+    /// `python_classes`, `testpaths`, from the configuration nearest to each file (a
+    /// monorepo's packages each with their own `pyproject.toml`; a configuration new in head,
+    /// for a sub-project the change creates, only counts within pytest's defaults and never
+    /// takes a test out); a symbolic link the change adds in place of a test directory makes
+    /// the files where it points reachable at its path, as pytest follows it; jest `testMatch`, `testRegex`, `roots`,
     /// `testPathIgnorePatterns` (`jest.config.*` or `package.json` `jest`); vitest
     /// `test.include`, `test.exclude`, `test.dir` (`vitest.config.*`, else `vite.config.*`).
     /// Globs follow micromatch, extglobs included. Only literal values are read; a computed

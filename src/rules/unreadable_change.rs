@@ -198,22 +198,7 @@ fn replaced_by_submodule_or_link(input: &ChangeInput<'_>, out: &mut ChangeOutput
 /// Whether `side` is a symbolic link at `path` whose target is a relative path that stays
 /// inside the repository.
 fn links_inside_repository(side: &Unreadable, path: &str) -> bool {
-    let Some(crate::changeset::Raw::LinkTarget(target)) = &side.raw else {
-        return false;
-    };
-    if target.is_empty() || target.starts_with(['/', '\\', '~']) || target.contains(':') {
-        return false;
-    }
-    let mut depth = path.split('/').count().saturating_sub(1);
-    for part in target.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." if depth == 0 => return false,
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-    }
-    true
+    side.link_in_repository(path).is_some()
 }
 
 /// A genuine binary asset: binary bytes announcing a binary format (or an LFS pointer for a

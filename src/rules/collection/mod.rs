@@ -1,20 +1,31 @@
 //! How the project's test runners collect tests, read from the base revision's configuration:
-//! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` in
-//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence); jest's
-//! and vitest's test file patterns (see [`js`]). Without a configuration the runner's defaults
-//! apply. Read from base, like the policy, so a change cannot redefine what counts as a test
-//! for its own judgement.
+//! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` from the
+//! configuration pytest would use for each file, the nearest one in its directory or above
+//! (see [`pytest`]); jest's and vitest's test file patterns from the root-level configuration
+//! (see [`js`]). Without a configuration the runner's defaults apply. Read from base, like the
+//! policy, so a change cannot redefine what counts as a test for its own judgement: a pytest
+//! configuration only head has (a sub-project the change creates) can widen head's collection
+//! within pytest's defaults, never narrow it.
+//!
+//! A symbolic link the change adds inside the repository makes the files below its target
+//! reachable at the link's path too (a test directory replaced by a link to where its tests
+//! moved): pytest follows it, so a head file is collected when either path is.
 
+use crate::changeset::{FilePair, Unreadability};
+use crate::finding::Side;
 use crate::rules::disabled_check::{JEST_CONFIGS, VITEST_CONFIGS};
-use globset::{Glob, GlobMatcher};
+use std::collections::BTreeMap;
 
 pub mod glob;
 pub mod js;
+pub mod pytest;
 
 use js::JsRunner;
+pub use pytest::PYTEST_CONFIGS;
+use pytest::{PytestConfig, PytestConfigs, PytestFile};
 
-/// The pytest configuration files, in the order pytest looks for them.
-pub const PYTEST_CONFIGS: &[&str] = &["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
+/// At most this many other paths (through symbolic links) are judged for one file.
+const MAX_ALIASES: usize = 16;
 
 /// Every root-level file that [`Collection::from_configs`] reads, for the callers that load
 /// them from the base revision.
@@ -26,6 +37,24 @@ pub fn runner_config_names() -> impl Iterator<Item = &'static str> {
         .chain(VITEST_CONFIGS)
         .copied()
         .chain(js::OTHER_RUNNERS.iter().map(|(name, _)| *name))
+}
+
+/// Every file that [`Collection::from_configs`] reads for the change to `files`, for the
+/// callers that load them from the base revision: the root-level runner configurations, and
+/// pytest's in the directories above the Python files and pytest configurations it touches.
+pub fn runner_config_paths(files: &[FilePair]) -> Vec<String> {
+    let touched = files
+        .iter()
+        .flat_map(|pair| [pair.old_path.as_deref(), pair.new_path.as_deref()])
+        .flatten()
+        .filter(|path| {
+            pytest::is_pytest_config(path)
+                || crate::lang::Language::from_path(path) == Some(crate::lang::Language::Python)
+        });
+    runner_config_names()
+        .map(str::to_string)
+        .chain(pytest::nested_config_paths(touched))
+        .collect()
 }
 
 /// Whether `path` is a root-level jest or vitest configuration (`package.json` included, for
@@ -50,11 +79,14 @@ pub fn is_js_source(path: &str) -> bool {
 /// Collection settings for one change.
 #[derive(Debug, Default)]
 pub struct Collection {
-    python_files: Vec<GlobMatcher>,
-    python_file_patterns: Vec<String>,
-    python_functions: Vec<String>,
-    python_classes: Vec<String>,
-    testpaths: Vec<String>,
+    /// Base's pytest configurations, by directory.
+    pytest: PytestConfigs,
+    /// Head's pytest configurations in directories where base has none.
+    new_pytest: PytestConfigs,
+    /// pytest's defaults, where no configuration applies.
+    pytest_defaults: PytestConfig,
+    /// Head's symbolic links inside the repository, by the path they point to.
+    links: BTreeMap<String, Vec<String>>,
     /// The JavaScript runners configured in base (none: the default patterns).
     js_runners: Vec<JsRunner>,
     /// Base's root-level runner configurations, as read.
@@ -64,10 +96,10 @@ pub struct Collection {
 }
 
 impl Collection {
-    /// Reads the first pytest configuration that has pytest settings, from `configs`
-    /// (root-level path and base text).
+    /// Reads the runners' configurations from `configs` (path and base text): the root-level
+    /// ones of every runner, and pytest's in any directory.
     pub fn from_configs(configs: &[(String, String)]) -> Collection {
-        let mut collection = Collection {
+        Collection {
             js_runners: [
                 JsRunner::jest(configs),
                 JsRunner::vitest(configs),
@@ -78,33 +110,38 @@ impl Collection {
             .flatten()
             .collect(),
             configs: configs.to_vec(),
+            pytest: PytestConfigs::read(configs),
             ..Collection::default()
-        };
-        for name in PYTEST_CONFIGS {
-            let Some((_, text)) = configs.iter().find(|(path, _)| path == name) else {
-                continue;
-            };
-            let Some(settings) = super::disabled_check::pytest_settings(name, text) else {
-                continue;
-            };
-            collection.python_files = settings
-                .python_files
-                .iter()
-                .filter_map(|pattern| Glob::new(pattern).ok())
-                .map(|glob| glob.compile_matcher())
-                .collect();
-            collection.python_file_patterns = settings.python_files;
-            collection.python_functions = settings.python_functions;
-            collection.python_classes = settings.python_classes;
-            collection.testpaths = settings
-                .testpaths
-                .into_iter()
-                .map(|path| path.trim_matches('/').trim_start_matches("./").to_string())
-                .filter(|path| !path.is_empty() && path != ".")
-                .collect();
-            break;
         }
-        collection
+    }
+
+    /// The same settings, knowing what the change puts in head: the pytest configurations it
+    /// adds where base had none, and the symbolic links it adds inside the repository.
+    pub fn with_head_changes(mut self, files: &[FilePair]) -> Collection {
+        let head_configs: Vec<(String, String)> = files
+            .iter()
+            .filter_map(|pair| {
+                let path = pair
+                    .new_path
+                    .as_deref()
+                    .filter(|path| pytest::is_pytest_config(path))?;
+                Some((path.to_string(), pair.head.text()?.to_string()))
+            })
+            .collect();
+        self.new_pytest = PytestConfigs::new_in_head(&head_configs, &self.pytest);
+        for pair in files {
+            let (Some(path), Some(head)) = (&pair.new_path, pair.head.unreadable()) else {
+                continue;
+            };
+            let target = (head.kind == Unreadability::Symlink)
+                .then(|| head.link_in_repository(path))
+                .flatten();
+            // A link to the root holds the whole repository, itself included: no new path.
+            if let Some(target) = target.filter(|target| !target.is_empty()) {
+                self.links.entry(target).or_default().push(path.clone());
+            }
+        }
+        self
     }
 
     /// The same settings, knowing base's JavaScript/TypeScript files.
@@ -138,21 +175,41 @@ impl Collection {
             .collect()
     }
 
-    /// Whether pytest collects tests from the file at `path`.
-    pub fn python_file(&self, path: &str) -> bool {
-        let in_testpaths = self.testpaths.is_empty()
-            || self
-                .testpaths
-                .iter()
-                .any(|dir| path == dir || path.starts_with(&format!("{dir}/")));
-        let file = path.rsplit('/').next().unwrap_or(path);
-        let matches = if self.python_files.is_empty() {
-            let stem = file.strip_suffix(".py").unwrap_or(file);
-            stem.starts_with("test") || stem.ends_with("_test")
-        } else {
-            self.python_files.iter().any(|glob| glob.is_match(file))
-        };
-        in_testpaths && matches
+    /// How pytest collects the Python file at `path` on `side`: by base's configuration
+    /// for it, and in head also by a configuration new there and through the links to it.
+    pub fn pytest(&self, path: &str, side: Side) -> PytestFile<'_> {
+        let mut paths = vec![path.to_string()];
+        if side == Side::Head {
+            paths.extend(self.aliases(path));
+        }
+        let mut views = Vec::new();
+        for path in paths {
+            let base = self.pytest.nearest(&path);
+            let new = self.new_pytest.nearest(&path).filter(|new| {
+                side == Side::Head && base.is_none_or(|base| new.dir().len() > base.dir().len())
+            });
+            views.push((path.clone(), base.unwrap_or(&self.pytest_defaults)));
+            views.extend(new.map(|new| (path, new)));
+        }
+        PytestFile::new(views)
+    }
+
+    /// The other paths at which head's links make the file at `path` reachable.
+    fn aliases(&self, path: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut target = path;
+        loop {
+            for link in self.links.get(target).into_iter().flatten() {
+                if found.len() == MAX_ALIASES {
+                    return found;
+                }
+                found.push(format!("{link}{}", &path[target.len()..]));
+            }
+            match target.rsplit_once('/') {
+                Some((parent, _)) => target = parent,
+                None => return found,
+            }
+        }
     }
 
     /// Whether jest or vitest collects tests from the JavaScript/TypeScript file at `path`:
@@ -164,82 +221,18 @@ impl Collection {
         self.js_runners.iter().any(|runner| runner.collects(path))
     }
 
-    /// Why a file at `path` is not a test file, naming the patterns (for messages).
-    pub fn file_patterns(&self, path: &str, language: crate::lang::Language) -> String {
-        use crate::lang::Language;
-        match language {
-            Language::Python => {
-                let files = if self.python_file_patterns.is_empty() {
-                    "pytest's default `test_*.py`, `*_test.py`".to_string()
-                } else {
-                    format!(
-                        "pytest `python_files`: {}",
-                        quoted(&self.python_file_patterns)
-                    )
-                };
-                if self.testpaths.is_empty() {
-                    files
-                } else {
-                    format!("{files}; `testpaths`: {}", quoted(&self.testpaths))
-                }
-            }
-            Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                if self.js_runners.is_empty() {
-                    return format!("default patterns: {}", js::DEFAULT_PATTERNS);
-                }
-                self.js_runners
-                    .iter()
-                    .filter_map(|runner| runner.reason(path))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            }
-            Language::Rust => String::new(),
+    /// Why a JavaScript/TypeScript file at `path` is not a test file, naming the patterns
+    /// (for messages).
+    pub fn js_file_patterns(&self, path: &str) -> String {
+        if self.js_runners.is_empty() {
+            return format!("default patterns: {}", js::DEFAULT_PATTERNS);
         }
-    }
-
-    /// Whether a function named `name` is collected as a test.
-    pub fn python_function(&self, name: &str) -> bool {
-        matches_any(&self.python_functions, "test", name)
-    }
-
-    /// The class name patterns, as people write them: `Test*` by default.
-    pub fn python_class_patterns(&self) -> String {
-        if self.python_classes.is_empty() {
-            return "`Test*`".to_string();
-        }
-        self.python_classes
+        self.js_runners
             .iter()
-            .map(|pattern| format!("`{pattern}`"))
+            .filter_map(|runner| runner.reason(path))
             .collect::<Vec<_>>()
-            .join(", ")
+            .join("; ")
     }
-
-    /// Whether a class named `name` is collected as a test class.
-    pub fn python_class(&self, name: &str) -> bool {
-        matches_any(&self.python_classes, "Test", name)
-    }
-}
-
-fn quoted(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|item| format!("`{item}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// pytest reads each entry as a prefix, or as a glob when it has glob characters.
-fn matches_any(patterns: &[String], default: &str, name: &str) -> bool {
-    if patterns.is_empty() {
-        return name.starts_with(default);
-    }
-    patterns.iter().any(|pattern| {
-        if pattern.contains(['*', '?', '[']) {
-            Glob::new(pattern).is_ok_and(|glob| glob.compile_matcher().is_match(name))
-        } else {
-            name.starts_with(pattern.as_str())
-        }
-    })
 }
 
 #[cfg(test)]
@@ -250,15 +243,29 @@ mod tests {
         Collection::from_configs(&[(name.to_string(), text.to_string())])
     }
 
+    fn file(collection: &Collection, path: &str) -> bool {
+        collection.pytest(path, Side::Base).collects_file()
+    }
+
+    fn function(collection: &Collection, name: &str) -> bool {
+        collection
+            .pytest("t.py", Side::Base)
+            .collects_function(name)
+    }
+
     #[test]
     fn defaults_without_configuration() {
         let defaults = Collection::default();
-        assert!(defaults.python_file("tests/test_api.py"));
-        assert!(defaults.python_file("pkg/api_test.py"));
-        assert!(!defaults.python_file("tests/check_api.py"));
-        assert!(defaults.python_function("test_login"));
-        assert!(!defaults.python_function("check_login"));
-        assert!(defaults.python_class("TestLogin"));
+        assert!(file(&defaults, "tests/test_api.py"));
+        assert!(file(&defaults, "pkg/api_test.py"));
+        assert!(!file(&defaults, "tests/check_api.py"));
+        assert!(function(&defaults, "test_login"));
+        assert!(!function(&defaults, "check_login"));
+        assert!(
+            defaults
+                .pytest("t.py", Side::Base)
+                .collects_class("TestLogin")
+        );
     }
 
     #[test]
@@ -267,25 +274,151 @@ mod tests {
             "pytest.ini",
             "[pytest]\npython_files = check_*.py\npython_functions = check should_*\npython_classes = Check\ntestpaths = tests\n",
         );
-        assert!(ini.python_file("tests/check_api.py"));
-        assert!(!ini.python_file("tests/test_api.py"));
-        assert!(
-            !ini.python_file("scripts/check_api.py"),
-            "outside testpaths"
-        );
-        assert!(ini.python_function("check_login"));
-        assert!(ini.python_function("should_fail"));
-        assert!(!ini.python_function("test_login"));
-        assert!(ini.python_class("CheckLogin"));
+        assert!(file(&ini, "tests/check_api.py"));
+        assert!(!file(&ini, "tests/test_api.py"));
+        assert!(!file(&ini, "scripts/check_api.py"), "outside testpaths");
+        assert!(function(&ini, "check_login"));
+        assert!(function(&ini, "should_fail"));
+        assert!(!function(&ini, "test_login"));
+        assert!(ini.pytest("t.py", Side::Base).collects_class("CheckLogin"));
         let toml = collection(
             "pyproject.toml",
             "[tool.pytest.ini_options]\npython_files = [\"*_spec.py\"]\n",
         );
-        assert!(toml.python_file("a/login_spec.py"));
-        assert!(!toml.python_file("a/test_login.py"));
+        assert!(file(&toml, "a/login_spec.py"));
+        assert!(!file(&toml, "a/test_login.py"));
         assert_eq!(
-            toml.file_patterns("a/login.py", crate::lang::Language::Python),
+            toml.pytest("a/login.py", Side::Base).file_patterns(),
             "pytest `python_files`: `*_spec.py`"
+        );
+    }
+
+    fn configs(files: &[(&str, &str)]) -> Vec<(String, String)> {
+        files
+            .iter()
+            .map(|(path, text)| (path.to_string(), text.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_nearest_configuration_decides() {
+        let collection = Collection::from_configs(&configs(&[
+            ("pytest.ini", "[pytest]\ntestpaths = tests\n"),
+            (
+                "sub/pyproject.toml",
+                "[tool.pytest.ini_options]\npython_files = [\"check_*.py\"]\ntestpaths = [\"checks\"]\n",
+            ),
+            // Without pytest's table, a pyproject.toml does not count: the root's applies.
+            ("lib/pyproject.toml", "[project]\nname = \"lib\"\n"),
+            // pytest.ini beats the other files of its directory.
+            ("app/pytest.ini", "[pytest]\n"),
+            ("app/setup.cfg", "[tool:pytest]\npython_files = *_case.py\n"),
+        ]));
+        assert!(file(&collection, "sub/checks/check_api.py"));
+        assert!(!file(&collection, "sub/checks/test_api.py"));
+        assert!(
+            !file(&collection, "sub/tests/check_api.py"),
+            "sub's testpaths"
+        );
+        assert!(
+            !file(&collection, "lib/tests/test_api.py"),
+            "root's testpaths"
+        );
+        assert!(file(&collection, "tests/lib/test_api.py"));
+        assert!(file(&collection, "app/test_api.py"));
+        assert!(!file(&collection, "app/api_case.py"));
+        assert_eq!(
+            collection
+                .pytest("sub/checks/test_api.py", Side::Base)
+                .file_patterns(),
+            "`sub/pyproject.toml`: pytest `python_files`: `check_*.py`; `testpaths`: `checks`"
+        );
+    }
+
+    fn link(path: &str, target: &str) -> FilePair {
+        FilePair::new(
+            crate::changeset::Status::Added,
+            None,
+            Some(path.to_string()),
+            crate::changeset::Content::Absent,
+            crate::changeset::Content::symlink(target.as_bytes()),
+        )
+    }
+
+    fn added(path: &str, text: &str) -> FilePair {
+        FilePair::new(
+            crate::changeset::Status::Added,
+            None,
+            Some(path.to_string()),
+            crate::changeset::Content::Absent,
+            crate::changeset::Content::Text(text.to_string()),
+        )
+    }
+
+    #[test]
+    fn head_reaches_files_through_new_links() {
+        let collection =
+            Collection::from_configs(&configs(&[("pytest.ini", "[pytest]\ntestpaths = tests\n")]))
+                .with_head_changes(&[
+                    link("tests/sub", "../sub/tests"),
+                    link("tests/all", ".."),
+                    link("tests/outside", "../../elsewhere"),
+                ]);
+        let head = |path: &str| collection.pytest(path, Side::Head).collects_file();
+        assert!(
+            head("sub/tests/test_api.py"),
+            "reached as tests/sub/test_api.py"
+        );
+        assert!(
+            !head("sub/tests/api.py"),
+            "the link does not rename the file"
+        );
+        assert!(
+            !head("sub/other/test_api.py"),
+            "not below the link's target"
+        );
+        assert!(
+            !file(&collection, "sub/tests/test_api.py"),
+            "base has no link"
+        );
+    }
+
+    #[test]
+    fn a_configuration_new_in_head_only_narrows_the_defaults() {
+        let base = configs(&[("pytest.ini", "[pytest]\ntestpaths = tests\n")]);
+        let collection = Collection::from_configs(&base).with_head_changes(&[
+            added(
+                "sub/pyproject.toml",
+                "[tool.pytest.ini_options]\ntestpaths = [\"tests\"]\n",
+            ),
+            added(
+                "lib/pytest.ini",
+                "[pytest]\npython_files = *.py\npython_functions = check_\n",
+            ),
+            // Inside the root's testpaths: a new config there cannot drop what base collects.
+            added("tests/pytest.ini", "[pytest]\npython_files = none_*.py\n"),
+        ]);
+        let head = |path: &str| collection.pytest(path, Side::Head);
+        assert!(head("sub/tests/test_api.py").collects_file());
+        assert!(
+            !head("sub/scripts/test_api.py").collects_file(),
+            "its testpaths"
+        );
+        assert!(
+            !head("lib/api_cases.py").collects_file(),
+            "`*.py` is wider than the defaults"
+        );
+        assert!(head("lib/test_api.py").collects_file());
+        assert!(
+            !head("lib/test_api.py")
+                .for_function("check_api")
+                .collects_file(),
+            "`check_` is wider than the defaults"
+        );
+        assert!(head("tests/test_api.py").collects_file());
+        assert!(
+            !file(&collection, "sub/tests/test_api.py"),
+            "base ignores it"
         );
     }
 
@@ -343,7 +476,7 @@ mod tests {
         assert!(both.js_file("src/a.vitest.ts"));
         assert!(!both.js_file("src/a.test.ts"));
         assert_eq!(
-            both.file_patterns("src/a.ts", crate::lang::Language::TypeScript),
+            both.js_file_patterns("src/a.ts"),
             "jest `testMatch`: `**/*.check.js`; vitest `include`: `**/*.vitest.ts`"
         );
         // Playwright's settings are not read: its specs keep the default patterns.

@@ -18,6 +18,7 @@
 //! subtests `t.test(..)`.
 
 use super::collection::Collection;
+use super::collection::pytest::PytestFile;
 use super::context::FileContext;
 use crate::finding::Side;
 use crate::lang::Language;
@@ -74,12 +75,12 @@ impl Test {
     }
 }
 
-/// Whether the runner collects tests from `path`: the base configuration's pytest
-/// `python_files` and `testpaths`, jest `testMatch`/`testRegex`/`roots`/ignore patterns and
-/// vitest `include`/`exclude`/`dir`, else the runners' default patterns.
-pub fn is_test_file(path: &str, language: Language, collection: &Collection) -> bool {
+/// Whether the runner collects tests from `path` on `side`: pytest `python_files` and
+/// `testpaths` of the configuration nearest to it, jest `testMatch`/`testRegex`/`roots`/ignore
+/// patterns and vitest `include`/`exclude`/`dir`, else the runners' default patterns.
+pub fn is_test_file(path: &str, side: Side, language: Language, collection: &Collection) -> bool {
     match language {
-        Language::Python => collection.python_file(path),
+        Language::Python => collection.pytest(path, side).collects_file(),
         Language::JavaScript | Language::TypeScript | Language::Tsx => collection.js_file(path),
         Language::Rust => true,
     }
@@ -93,7 +94,8 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         return Vec::new();
     };
     let source = text.text;
-    let file_ok = is_test_file(text.path, language, context.collection);
+    let pytest = context.collection.pytest(text.path, side);
+    let file_ok = is_test_file(text.path, side, language, context.collection);
     let root = parsed.tree.root_node();
     let matches = context.matches(side, "tests");
     let mut out: Vec<Test> = Vec::new();
@@ -114,28 +116,29 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
         if !seen.insert(found.byte_range.clone()) {
             continue;
         }
-        // pytest: a function is a test by the base configuration's `python_functions`
-        // (default: the `test` prefix that the query itself looks for).
+        // pytest: a function is a test by the configuration's `python_functions` (default:
+        // the `test` prefix that the query itself looks for).
         let is_test = match language {
             Language::Python => {
                 matches!(found.property("kind"), Some("test" | "function"))
-                    && context.collection.python_function(&found.name)
+                    && pytest.collects_function(&found.name)
             }
             _ => found.property("kind") == Some("test"),
         };
         let node = node_at(root, found.byte_range.clone());
         let mut not_collected = None;
         if is_test && !file_ok {
+            let patterns = match language {
+                Language::Python => pytest.file_patterns(),
+                _ => context.collection.js_file_patterns(text.path),
+            };
             not_collected = Some(format!(
-                "`{}` is outside the runner's test file patterns ({})",
+                "`{}` is outside the runner's test file patterns ({patterns})",
                 text.path,
-                context.collection.file_patterns(text.path, language)
             ));
         }
-        if is_test && not_collected.is_none() {
-            not_collected = node.and_then(|node| {
-                scope_not_collected(root, node, source, language, context.collection)
-            });
+        if is_test && not_collected.is_none() && language == Language::Python {
+            not_collected = python_not_collected(root, node, source, &pytest, &found.name);
         }
         let body = node
             .map(|node| body_text(node, source, language))
@@ -213,18 +216,32 @@ fn text_of<'s>(node: Node<'_>, source: &'s str) -> &'s str {
     source.get(node.byte_range()).unwrap_or_default()
 }
 
+/// Why pytest does not collect the test function `name` of a file it collects tests from:
+/// no configuration that collects the file takes the name, or its scope (below).
+fn python_not_collected(
+    root: Node<'_>,
+    node: Option<Node<'_>>,
+    source: &str,
+    pytest: &PytestFile<'_>,
+    name: &str,
+) -> Option<String> {
+    let pytest = pytest.for_function(name);
+    if !pytest.collects_file() {
+        return Some(format!(
+            "no pytest configuration that collects its file takes a function named `{name}`"
+        ));
+    }
+    scope_not_collected(root, node?, source, &pytest)
+}
+
 /// Python: a test nested in a function is not collected, nor is a method of a class that
 /// pytest ignores (not `Test*`, or with `__init__`) unless it subclasses a `TestCase`.
 fn scope_not_collected(
     root: Node<'_>,
     node: Node<'_>,
     source: &str,
-    language: Language,
-    collection: &Collection,
+    pytest: &PytestFile<'_>,
 ) -> Option<String> {
-    if language != Language::Python {
-        return None;
-    }
     for ancestor in crate::lang::ancestors(root, node) {
         match ancestor.kind() {
             "function_definition" => {
@@ -256,10 +273,10 @@ fn scope_not_collected(
                     })
                 });
                 let unittest = bases.contains("TestCase");
-                if !unittest && !collection.python_class(name) {
+                if !unittest && !pytest.collects_class(name) {
                     return Some(format!(
                         "class `{name}` is not collected (not {})",
-                        collection.python_class_patterns()
+                        pytest.class_patterns()
                     ));
                 }
                 if !unittest && has_init {
@@ -671,41 +688,49 @@ mod tests {
     fn default_test_file_patterns() {
         assert!(is_test_file(
             "tests/test_api.py",
+            Side::Head,
             Language::Python,
             &Collection::default()
         ));
         assert!(is_test_file(
             "pkg/api_test.py",
+            Side::Head,
             Language::Python,
             &Collection::default()
         ));
         assert!(!is_test_file(
             "tests/api.py",
+            Side::Head,
             Language::Python,
             &Collection::default()
         ));
         assert!(is_test_file(
             "src/a.test.ts",
+            Side::Head,
             Language::TypeScript,
             &Collection::default()
         ));
         assert!(is_test_file(
             "src/a.spec.tsx",
+            Side::Head,
             Language::Tsx,
             &Collection::default()
         ));
         assert!(is_test_file(
             "src/__tests__/a.js",
+            Side::Head,
             Language::JavaScript,
             &Collection::default()
         ));
         assert!(!is_test_file(
             "src/a.ts",
+            Side::Head,
             Language::TypeScript,
             &Collection::default()
         ));
         assert!(!is_test_file(
             "src/test.ts",
+            Side::Head,
             Language::TypeScript,
             &Collection::default()
         ));
