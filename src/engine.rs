@@ -208,6 +208,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
+    let findings = crate::repeats::fold_floods(findings);
     // A path or a note can carry a secret as well as a line can (a token used as a file name).
     let scanner = crate::secrets::scanner();
     for note in &mut notes {

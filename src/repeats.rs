@@ -182,6 +182,88 @@ pub fn fold_across_files(files: &mut PerFile) {
     }
 }
 
+/// More findings than this of one flood-prone rule (and side, severity and confidence) in one
+/// change become one.
+pub const MAX_ALIKE_PER_CHANGE: usize = 20;
+
+/// Rules whose findings one tooling change repeats across a tree (a lint upgrade adding a
+/// suppression to every file, `# pragma: no cover` sprinkled by a script, a lockfile refresh
+/// naming each package): many of them are one cause. Not the others: each skipped or deleted
+/// test, swallowed error or committed secret is its own thing to review (a secret must be
+/// rotated), and those are already folded per file.
+const FLOOD_PRONE: &[&str] = &["disabled-check", "weakened-coverage", "new-dependency"];
+
+/// Folds each group of more than [`MAX_ALIKE_PER_CHANGE`] findings of a [`FLOOD_PRONE`] rule
+/// that share side, severity and confidence into its first (by path and line), whose message
+/// then counts the others and names where the first few are. `findings` is sorted.
+pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
+    type Group = (
+        &'static str,
+        Side,
+        crate::finding::Severity,
+        crate::finding::Confidence,
+    );
+    let mut groups: HashMap<Group, Vec<usize>> = HashMap::new();
+    for (index, finding) in findings.iter().enumerate() {
+        if FLOOD_PRONE.contains(&finding.rule) {
+            groups
+                .entry((
+                    finding.rule,
+                    finding.side,
+                    finding.severity,
+                    finding.confidence,
+                ))
+                .or_default()
+                .push(index);
+        }
+    }
+    let mut folded = vec![false; findings.len()];
+    let mut summaries: HashMap<usize, String> = HashMap::new();
+    for members in groups
+        .into_values()
+        .filter(|members| members.len() > MAX_ALIKE_PER_CHANGE)
+    {
+        let mut files: Vec<&str> = members
+            .iter()
+            .map(|index| findings[*index].path.as_str())
+            .collect();
+        files.dedup();
+        let places: Vec<String> = members[1..]
+            .iter()
+            .take(3)
+            .map(|index| format!("{}:{}", findings[*index].path, findings[*index].line))
+            .collect();
+        let lead = &findings[members[0]];
+        // Paths are the change's text, redacted like the messages.
+        summaries.insert(
+            members[0],
+            crate::secrets::scanner().redact_line(&format!(
+                "{} (and {} more `{}` findings in {} files of this change, one cause: {} and {} more)",
+                lead.message,
+                members.len() - 1,
+                lead.rule,
+                files.len(),
+                places.join(", "),
+                members.len().saturating_sub(4)
+            )),
+        );
+        for index in &members[1..] {
+            folded[*index] = true;
+        }
+    }
+    findings
+        .into_iter()
+        .enumerate()
+        .filter(|(index, _)| !folded[*index])
+        .map(|(index, mut finding)| {
+            if let Some(summary) = summaries.remove(&index) {
+                finding.message = summary;
+            }
+            finding
+        })
+        .collect()
+}
+
 /// A test's name without `test` and without the words of its file's name, joined by `_`:
 /// `provider_pass_http_client` for `test_deep_seek_provider_pass_http_client` in
 /// `tests/providers/test_deepseek.py`. `None` when fewer than two words are left.
