@@ -1,7 +1,7 @@
 ; rule: (shared) assertions inside tests, read by weakened-assertion
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: `expect(..)` calls (Rust extends each to its whole matcher chain),
-;   `expect.poll|soft|element(..)`, `expect.assertions(n)`/`expect.hasAssertions()`, node/chai `assert(..)`/`assert.*(..)`, calls
+;   `expect.poll|soft|element(..)`, `expect.assert(x)` (chai's assert on vitest's expect), `expect.assertions(n)`/`expect.hasAssertions()`, node/chai `assert(..)`/`assert.*(..)`, calls
 ;   to assertion helpers (`assertFoo`, `checkFoo`, `verifyFoo`, `expectFoo`), the assertion
 ;   methods of the test context `t` (ava `t.is`/`t.deepEqual`/`t.throws`/`t.plan`, tap
 ;   `t.equal`/`t.same`/`t.ok`, node:test `t.assert.*`), and function definitions (so
@@ -20,7 +20,7 @@
 ; in one pattern (each pattern costs compile time on the TypeScript grammar); Rust tells them
 ; apart by the callee (kind "call").
 ((call_expression function: (_) @_callee) @finding
- (#match? @_callee "^(expect|expect\\s*\\.\\s*(poll|soft|element)|assert|assert\\.[A-Za-z]+|(assert|check|verify|expect)[A-Z_][A-Za-z0-9_]*|(t|tt)(\\.assert)?\\.(is|not|deepEqual|notDeepEqual|like|regex|notRegex|snapshot|throws|throwsAsync|notThrows|notThrowsAsync|true|false|truthy|falsy|assert|pass|fail|plan|equal|equals|strictEqual|notEqual|notStrictEqual|same|notSame|strictSame|deepStrictEqual|notDeepStrictEqual|match|notMatch|has|hasStrict|ok|notOk|error|ifError|rejects|resolves|doesNotThrow|doesNotReject|type))$")
+ (#match? @_callee "^(expect|expect\\s*\\.\\s*(poll|soft|element|assert)|assert|assert\\.[A-Za-z]+|(assert|check|verify|expect)[A-Z_][A-Za-z0-9_]*|(t|tt)(\\.assert)?\\.(is|not|deepEqual|notDeepEqual|like|regex|notRegex|snapshot|throws|throwsAsync|notThrows|notThrowsAsync|true|false|truthy|falsy|assert|pass|fail|plan|equal|equals|strictEqual|notEqual|notStrictEqual|same|notSame|strictSame|deepStrictEqual|notDeepStrictEqual|match|notMatch|has|hasStrict|ok|notOk|error|ifError|rejects|resolves|doesNotThrow|doesNotReject|type))$")
  (#set! kind "call"))
 
 ; when: assertions hasAssertions

@@ -296,12 +296,13 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
         let args = between(norm, "(", ")").unwrap_or_default();
         let parts = top_level_args(args);
         assertion.strength = match method {
-            "assert" | "assert.ok"
+            "assert" | "assert.ok" | "expect.assert"
                 if parts.first().and_then(|p| literal_truth(p)) == Some(true) =>
             {
                 0
             }
-            "assert" | "assert.ok" | "assert.isOk" | "assert.exists" | "assert.isDefined" => 1,
+            "assert" | "assert.ok" | "expect.assert" | "assert.isOk" | "assert.exists"
+            | "assert.isDefined" => 1,
             "assert.throws" | "assert.rejects" => {
                 assertion.family = Family::Raises;
                 if parts.len() >= 2 { 2 } else { 1 }
@@ -595,7 +596,9 @@ fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
     }
     assertion.strength = match base_name {
         "assert" => {
-            let expr = parts.first().copied().unwrap_or_default();
+            // `x.get::<u32>()`: a turbofish's angle brackets are no comparison.
+            let expr = without_turbofish(parts.first().copied().unwrap_or_default());
+            let expr = expr.as_str();
             if literal_truth(expr) == Some(true) || same_sides(expr) {
                 0
             } else if literal_truth(expr) == Some(false) {
@@ -640,6 +643,33 @@ fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
 }
 
 /// `(a - b).abs() < 1e-6` → 1e-6.
+/// `expr` without its turbofish type arguments (`::<u32>`, `::<Vec<u8>>`).
+fn without_turbofish(expr: &str) -> String {
+    let mut out = String::with_capacity(expr.len());
+    let mut rest = expr;
+    while let Some(start) = rest.find("::<") {
+        out.push_str(&rest[..start]);
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        for (index, c) in rest[start + 2..].char_indices() {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = start + 2 + index + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn abs_bound(expr: &str) -> Option<f64> {
     let (_, bound) = expr
         .split_once(".abs()<")
@@ -891,6 +921,9 @@ mod tests {
         let rs = |text| strength(text, "assert", Language::Rust);
         assert_eq!(rs("assert_eq!(a, b)"), 2);
         assert_eq!(rs("assert!(a.is_ok())"), 1);
+        assert_eq!(rs("assert!(state.unmanage::<u32>())"), 1);
+        assert_eq!(rs("assert!(state.unmanage::<Vec<u8>>().is_some())"), 1);
+        assert_eq!(rs("assert!(state.len::<u8>() > 2)"), 2);
         assert_eq!(rs("assert!(true)"), 0);
         assert_eq!(rs("assert!(a == b)"), 2);
         let close = classify("assert!((a - b).abs() < 1e-6)", "assert", Language::Rust, 1);

@@ -103,7 +103,11 @@ pub fn by_test(
                     "expect" | "expect.poll" | "expect.soft" | "expect.element"
                 ) {
                     "expect"
-                } else if callee == "assert" || callee.starts_with("assert.") {
+                } else if callee == "assert"
+                    || callee.starts_with("assert.")
+                    || squashed == "expect.assert"
+                {
+                    // `expect.assert(x)` is chai's `assert(x)` on vitest's `expect`.
                     "assert"
                 } else if callee.starts_with("t.") || callee.starts_with("tt.") {
                     // ava/tap/node:test: `t.plan(n)` pins the count like `expect.assertions(n)`.

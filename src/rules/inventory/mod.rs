@@ -316,11 +316,17 @@ fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
             }
         }
     };
+    // Comment-only lines are not the test: a rename that drops `// even if 'pass first' ..`
+    // keeps the same body.
+    let comment = match language {
+        Language::Python => "#",
+        _ => "//",
+    };
     body.map(|body| {
         text_of(body, source)
             .lines()
             .map(squash)
-            .filter(|line| !line.is_empty())
+            .filter(|line| !line.is_empty() && !line.starts_with(comment))
             .collect::<Vec<_>>()
             .join("\n")
     })
