@@ -89,6 +89,13 @@ fn python_parametrize(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
             }
             positional += 1;
         }
+        // `parametrize("case", CASES)`: the rows of a list assigned at the module's top level.
+        let table = match table {
+            Some(name) if name.kind() == "identifier" => {
+                module_list(node, text_of(name, source), source)
+            }
+            other => other,
+        };
         let Some(table) = table.filter(|t| matches!(t.kind(), "list" | "tuple")) else {
             continue;
         };
@@ -103,6 +110,34 @@ fn python_parametrize(node: Node<'_>, source: &str) -> Vec<Vec<(String, u32)>> {
         dimensions.push(rows);
     }
     dimensions
+}
+
+/// The list or tuple assigned to `name` at the top level of the module holding `node`
+/// (`CASES = [Case(..), ..]`, also annotated: `CASES: list[Case] = [..]`); the last such
+/// assignment wins, as it would at import.
+fn module_list<'t>(node: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    let mut found = None;
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        let Some(assignment) = statement
+            .named_child(0)
+            .filter(|_| statement.kind() == "expression_statement")
+            .filter(|child| child.kind() == "assignment")
+        else {
+            continue;
+        };
+        let target = assignment.child_by_field_name("left");
+        if target
+            .is_some_and(|target| target.kind() == "identifier" && text_of(target, source) == name)
+        {
+            found = assignment.child_by_field_name("right");
+        }
+    }
+    found
 }
 
 /// `pytest.param(.., id="x")` is identified by its id; any other row by its text.
