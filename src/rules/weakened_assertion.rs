@@ -103,6 +103,10 @@ declare_rule! {
     ///   `it.each`): its checks count once per row.
     /// - A test split into new tests named after it (`.. meta` → `.. meta on success` and
     ///   `.. meta on error`): its checks are compared with theirs together.
+    /// - An `if`/`else` whose arms checked different values unified into one check that now
+    ///   runs on every path (`if (isBrowser()) expect(e).toMatch(a) else expect(e).toMatch(b)`
+    ///   → `expect(e).toMatch(b)`): only one arm ever ran, so checks count once per `if`, by
+    ///   its largest arm.
     /// - A check that a line is never reached added: `assert False, ".."`,
     ///   `assert!(false, "..")`, `t.fail()` (they always fail where they run).
     /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
@@ -1127,9 +1131,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         head_line.get_or_insert(new.line);
     }
     let count = |list: &[Assertion]| {
-        list.iter()
-            .filter(|a| a.strength > 0 && a.family != Family::Count)
-            .count()
+        assertions::checks_per_run(list, |a| a.strength > 0 && a.family != Family::Count)
     };
     let (was, now) = (count(before), count(after));
     // A new raise check that pins the error (type and message) covers removed checks that

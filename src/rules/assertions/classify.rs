@@ -17,6 +17,7 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
         count: None,
         debug_only: false,
         dead: false,
+        arm: None,
         via: None,
         line,
     };

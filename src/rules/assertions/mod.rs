@@ -60,6 +60,10 @@ pub struct Assertion {
     /// Inside a branch that never runs (`if (false) { .. }`, `if False:`, the `else` of
     /// `if true`): it does not count.
     pub dead: bool,
+    /// The innermost `if` with an `else` that holds it, as (the `if`'s start byte, its arm's
+    /// start byte): only one arm runs, so a test's checks count once per `if`, by its largest
+    /// arm.
+    pub arm: Option<(usize, usize)>,
     /// The same-file helper it was counted through (`assert_response(r)` calls a helper
     /// defined in the file), when not written in the test itself.
     pub via: Option<String>,
@@ -146,6 +150,7 @@ pub fn by_test(
         let line = item.line;
         let mut assertion = classify(snippet, kind, language, line);
         assertion.dead = in_dead_branch(root, range.clone(), source);
+        assertion.arm = branch_arm(root, range.clone());
         found.push((range, anchor, assertion));
     }
     found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
@@ -311,6 +316,58 @@ fn in_dead_branch(
         }
     }
     false
+}
+
+/// The innermost `if` with an `else` (or `elif`) around `range`, and which of its arms holds
+/// it: see [`Assertion::arm`].
+fn branch_arm(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+) -> Option<(usize, usize)> {
+    let node = root.descendant_for_byte_range(range.start, range.end)?;
+    for parent in crate::lang::ancestors(root, node) {
+        if !matches!(parent.kind(), "if_statement" | "if_expression") {
+            continue;
+        }
+        let mut cursor = parent.walk();
+        let alternatives: Vec<tree_sitter::Node<'_>> = parent
+            .children_by_field_name("alternative", &mut cursor)
+            .collect();
+        if alternatives.is_empty() {
+            continue;
+        }
+        let consequence = parent.child_by_field_name("consequence");
+        let arm = consequence
+            .into_iter()
+            .chain(alternatives)
+            .find(|arm| arm.byte_range().contains(&range.start))?;
+        return Some((parent.start_byte(), arm.start_byte()));
+    }
+    None
+}
+
+/// How many checks a list of assertions makes on one run: the count of those that count, with
+/// the checks of an `if`/`else` counted once by its largest arm (only one arm runs).
+pub fn checks_per_run(list: &[Assertion], counts: impl Fn(&Assertion) -> bool) -> usize {
+    let mut plain = 0;
+    let mut arms: Vec<((usize, usize), usize)> = Vec::new();
+    for assertion in list.iter().filter(|assertion| counts(assertion)) {
+        match assertion.arm {
+            None => plain += 1,
+            Some(arm) => match arms.iter_mut().find(|(seen, _)| *seen == arm) {
+                Some((_, count)) => *count += 1,
+                None => arms.push((arm, 1)),
+            },
+        }
+    }
+    let mut by_if: Vec<(usize, usize)> = Vec::new();
+    for ((start, _), count) in arms {
+        match by_if.iter_mut().find(|(seen, _)| *seen == start) {
+            Some((_, best)) => *best = (*best).max(count),
+            None => by_if.push((start, count)),
+        }
+    }
+    plain + by_if.iter().map(|(_, count)| count).sum::<usize>()
 }
 
 /// `prop_assert_eq` (an identifier in a token tree) grown to `prop_assert_eq!(a, b)`.
