@@ -16,12 +16,14 @@
 
 mod checker_config;
 mod config_text;
+mod directives;
 mod runner_config;
 
 pub(crate) use runner_config::{
     JEST_CONFIGS, RunnerSetting, VITEST_CONFIGS, jest_settings, pytest_settings, vitest_settings,
 };
 mod scripts;
+mod statement;
 mod suppressions;
 mod test_harness;
 mod workflows;
@@ -77,7 +79,15 @@ declare_rule! {
     /// ## Not flagged
     /// - Suppressions and settings that already exist in base (moved lines included, also
     ///   between files), and a suppression rewritten in place for the same checker (a renamed
-    ///   rule, error codes added) unless it became broader.
+    ///   rule, a blanket one narrowed to codes) unless it became broader.
+    /// - A suppression on a statement or item that already carried one of the same checker
+    ///   silencing at least as much, compared as sets of codes: a Python statement rewrapped
+    ///   with its `# type: ignore` repeated on the new lines, `#[allow(a, b, c)]` rewritten as
+    ///   `#[expect(b)]` on the same item, a statement moved or copied with its suppression
+    ///   into another file (also out of a deleted file, a relative import's dots aside).
+    ///   Still new: more codes (`#[allow(b)]` → `#[allow(a, b)]`), a blanket for codes
+    ///   (`# noqa: F401` → `# noqa`), `allow` for `expect`, a suppression put on another
+    ///   statement than the one that had it.
     /// - A CI check that still runs in another job or changed workflow file (steps are paired
     ///   by id, name, action or command, and removed checks by the tool they run).
     /// - tsconfig settings removed while `extends` changed (they may now be inherited).
@@ -108,11 +118,12 @@ declare_rule! {
 }
 
 fn check(context: &FileContext<'_>, out: &mut Output) {
-    if context.side(Side::Head).is_none() && !workflows::is_workflow(context.pair.path()) {
-        return;
-    }
+    // Run on deleted files too: their suppressions may live on, moved, in another file.
     if context.language.is_some() {
         suppressions::check(context, out);
+    }
+    if context.side(Side::Head).is_none() && !workflows::is_workflow(context.pair.path()) {
+        return;
     }
     let path = context.pair.path();
     if workflows::is_workflow(path) {

@@ -3,28 +3,34 @@
 //! never counts) and parsed here.
 //!
 //! A suppression is new when head holds more copies of the same normalized text than base;
-//! only copies on lines the change added are reported.
+//! only copies on lines the change added are reported. Among those, one is still not new when
+//! the same statement or item ([`super::statement`]) already carried a suppression of the
+//! same tool silencing at least as much: in this file's base (rewrapped, rewritten narrower)
+//! or in another changed file's base (moved or copied with its statement). Codes compare as
+//! sets, so `#[allow(a, b, c)]` rewritten `#[expect(b)]` is narrower, while `# noqa: F401`
+//! rewritten `# noqa`, or `#[allow(b)]` rewritten `#[allow(a, b)]`, is wider.
 
 use super::Output;
+use super::directives::{Judged, javascript, python, regex, rust};
+use super::statement;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::rules::FileContext;
-use crate::rules::{Candidate, Fact, Moved};
+use crate::rules::{Candidate, Fact, FactRef, Moved};
 use regex::Regex;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
-
-/// One recognised suppression.
-#[derive(Debug, PartialEq, Eq)]
-pub struct Judged {
-    /// Error for blanket or file-wide, warning for narrow, note for reasoned.
-    pub severity: Severity,
-    /// What it silences, for the message.
-    pub what: String,
-}
 
 /// Fact name for a suppression line that left a file's base (it may reappear in another file).
 const LEFT: &str = "suppression";
+
+/// Fact name for what a statement's suppressions silenced in a changed file's base, keyed by
+/// tool, statement and codes (`*` for all of the tool's checks).
+const SILENCED: &str = "silenced statement";
+
+/// Statements whose codes are listed under every combination (a later suppression naming any
+/// subset of them is no wider); past this, under each code and the whole list only.
+const MAX_CODES_COMBINED: usize = 6;
 
 /// A suppression found on one side: its normalized text, the code before it on its line and
 /// the whole line, both normalized.
@@ -36,16 +42,42 @@ struct Found<'m> {
     /// its own line the next non-blank line.
     anchor: String,
     line: String,
+    /// The statement or item it applies to, when the language has them named.
+    statement: Option<statement::Statement>,
+    /// Its strength and what it silences; `None` when it is no suppression after all.
+    judged: Option<Judged>,
+}
+
+impl Found<'_> {
+    /// The places base and head suppressions are compared at: the statement, and the line.
+    fn places(&self) -> impl Iterator<Item = String> + '_ {
+        let statement = self
+            .statement
+            .as_ref()
+            .map(|statement| format!("statement:{}", statement.local));
+        let anchor = (self.anchor.len() > 5).then(|| self.anchor.clone());
+        statement.into_iter().chain(anchor)
+    }
 }
 
 fn normalized(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn found_on<'m>(matches: &'m [crate::query::QueryMatch], text: &'m str) -> Vec<Found<'m>> {
+fn found_on<'m>(
+    context: &FileContext<'_>,
+    side: Side,
+    matches: &'m [crate::query::QueryMatch],
+    text: &'m str,
+) -> Vec<Found<'m>> {
+    let Some(language) = context.language else {
+        return Vec::new();
+    };
+    let parsed = context.parsed(side);
     matches
         .iter()
-        .map(|found| {
+        .enumerate()
+        .map(|(index, found)| {
             let start = found.byte_range.start;
             let line_start = text[..start.min(text.len())]
                 .rfind('\n')
@@ -66,49 +98,140 @@ fn found_on<'m>(matches: &'m [crate::query::QueryMatch], text: &'m str) -> Vec<F
             } else {
                 format!("code:{code}")
             };
+            let inner = found.property("kind") == Some("inner");
+            let source = text.get(found.byte_range.clone()).unwrap_or_default();
+            let statement = parsed
+                .filter(|_| index < statement::MAX_NAMED)
+                .and_then(|parsed| {
+                    statement::of(parsed, language, found.byte_range.clone(), inner)
+                });
             Found {
                 found,
-                text: text.get(found.byte_range.clone()).unwrap_or_default(),
-                key: normalized(text.get(found.byte_range.clone()).unwrap_or_default()),
+                text: source,
+                key: normalized(source),
                 anchor,
                 line: normalized(text.get(line_start..line_end).unwrap_or_default()),
+                statement,
+                judged: judge(language, source, inner),
             }
         })
         .collect()
 }
 
-/// Which checker a suppression silences, so replacing one tool's suppression by another's
-/// (`# type: ignore` by `# pyright: ignore`) still counts as new.
-fn tool(text: &str) -> &'static str {
-    let lower = text.to_ascii_lowercase();
-    [
-        "pylint", "pyright", "nosec", "noqa", "mypy", "pyre", "type", "eslint", "@ts-", "biome",
-    ]
-    .into_iter()
-    .find(|tool| lower.contains(tool))
-    .unwrap_or("lint")
+fn judge(language: Language, text: &str, inner: bool) -> Option<Judged> {
+    match language {
+        Language::Python => python(text),
+        Language::Rust => rust(text, inner),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(text),
+    }
 }
 
-fn judge(language: Language, found: &Found<'_>) -> Option<Judged> {
-    match language {
-        Language::Python => python(found.text),
-        Language::Rust => rust(found.text, found.found.property("kind") == Some("inner")),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => javascript(found.text),
+/// The tools whose suppressions cover one of `tool`: an `allow` silences everything an
+/// `expect` of the same lints does, without the warning when the lint stops firing.
+fn covering(tool: &'static str) -> Vec<&'static str> {
+    match tool {
+        "expect" => vec!["expect", "allow"],
+        _ => vec![tool],
     }
+}
+
+/// What one tool's base suppressions silence at one place.
+struct Cover {
+    /// Every code named there; `None` once one of them silenced the tool's every check.
+    codes: Option<BTreeSet<String>>,
+    severity: Severity,
+    /// The most codes one suppression there named, to tell a rule renamed in place
+    /// (`ban-types` → `no-restricted-types`) from one added.
+    widest: usize,
+}
+
+fn code_count(codes: Option<&BTreeSet<String>>) -> usize {
+    codes.map_or(usize::MAX, BTreeSet::len)
+}
+
+/// `into` silences `codes` as well: the union, or everything.
+fn merge(into: &mut Option<BTreeSet<String>>, codes: Option<&BTreeSet<String>>) {
+    match (into.as_mut(), codes) {
+        (Some(into), Some(codes)) => into.extend(codes.iter().cloned()),
+        _ => *into = None,
+    }
+}
+
+/// Union of the codes each tool silences per statement, keyed `tool|statement` with the
+/// statement's `name` (within the file or across files).
+fn silenced_per_statement(
+    found: &[Found<'_>],
+    name: fn(&statement::Statement) -> Option<&str>,
+) -> HashMap<String, (Option<BTreeSet<String>>, Severity)> {
+    let mut per_statement: HashMap<String, (Option<BTreeSet<String>>, Severity)> = HashMap::new();
+    for found in found {
+        let (Some(statement), Some(judged)) =
+            (found.statement.as_ref().and_then(name), &found.judged)
+        else {
+            continue;
+        };
+        let key = format!("{}|{statement}", judged.tool);
+        match per_statement.get_mut(&key) {
+            Some((codes, severity)) => {
+                merge(codes, judged.codes.as_ref());
+                *severity = (*severity).max(judged.severity);
+            }
+            None => {
+                per_statement.insert(key, (judged.codes.clone(), judged.severity));
+            }
+        }
+    }
+    per_statement
+}
+
+fn local_name(statement: &statement::Statement) -> Option<&str> {
+    Some(&statement.local)
+}
+
+fn shared_name(statement: &statement::Statement) -> Option<&str> {
+    statement.shared.as_deref()
+}
+
+/// The fact keys under which a statement's silenced codes are found: `*` for everything,
+/// otherwise each combination of its codes (or each code and the whole list, when many).
+fn silenced_keys(place: &str, codes: Option<&BTreeSet<String>>) -> Vec<String> {
+    let Some(codes) = codes else {
+        return vec![format!("{place}|*")];
+    };
+    let codes: Vec<&String> = codes.iter().collect();
+    let joined = |picked: Vec<&String>| {
+        let picked: Vec<&str> = picked.into_iter().map(String::as_str).collect();
+        format!("{place}|{}", picked.join(","))
+    };
+    if codes.len() > MAX_CODES_COMBINED {
+        let mut keys: Vec<String> = codes.iter().map(|code| joined(vec![*code])).collect();
+        keys.push(joined(codes));
+        return keys;
+    }
+    (1u32..(1 << codes.len()))
+        .map(|mask| {
+            joined(
+                codes
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| mask & (1 << bit) != 0)
+                    .map(|(_, code)| *code)
+                    .collect(),
+            )
+        })
+        .collect()
 }
 
 pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(language) = context.language else {
         return;
     };
-    let Some(head_text) = context.side(Side::Head).map(|side| side.text) else {
-        return;
-    };
+    let head_text = context.side(Side::Head).map(|side| side.text);
     let head_matches = context.matches(Side::Head, "disabled-check");
     let base_matches = context.matches(Side::Base, "disabled-check");
     let base_text = context.side(Side::Base).map_or("", |side| side.text);
-    let head = found_on(&head_matches, head_text);
-    let base = found_on(&base_matches, base_text);
+    let head = found_on(context, Side::Head, &head_matches, head_text.unwrap_or(""));
+    let base = found_on(context, Side::Base, &base_matches, base_text);
     let count = |list: &[Found<'_>]| {
         let mut counts: HashMap<String, usize> = HashMap::new();
         for found in list {
@@ -130,18 +253,44 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             });
         }
     }
-    // Code that already carried a suppression in base, with its strength: rewriting
-    // `# type: ignore` as `# type: ignore[code]`, or following a rule's rename
-    // (`ban-types` → `no-restricted-types`), changes a suppression without adding one.
-    let mut base_by_anchor: HashMap<String, Severity> = HashMap::new();
-    for found in base.iter().filter(|found| found.anchor.len() > 5) {
-        if let Some(judged) = judge(language, found) {
-            let entry = base_by_anchor
-                .entry(format!("{}|{}", tool(found.text), found.anchor))
-                .or_insert(judged.severity);
-            *entry = (*entry).max(judged.severity);
+    // What each statement of base had silenced, for its copies and moves in other files.
+    for (place, (codes, severity)) in silenced_per_statement(&base, shared_name) {
+        for key in silenced_keys(&place, codes.as_ref()) {
+            out.facts.push(Fact {
+                side: Side::Base,
+                name: SILENCED,
+                family: language.family(),
+                key,
+                severity,
+            });
         }
     }
+    let Some(head_text) = head_text else {
+        return;
+    };
+    // Code that already carried a suppression in base, with what it silenced: rewriting
+    // `# type: ignore` as `# type: ignore[code]`, following a rule's rename (`ban-types` →
+    // `no-restricted-types`) or rewrapping the statement changes a suppression without
+    // adding one.
+    let mut base_by_place: HashMap<String, Cover> = HashMap::new();
+    for found in &base {
+        let Some(judged) = &found.judged else {
+            continue;
+        };
+        for place in found.places() {
+            let cover = base_by_place
+                .entry(format!("{}|{place}", judged.tool))
+                .or_insert_with(|| Cover {
+                    codes: Some(BTreeSet::new()),
+                    severity: judged.severity,
+                    widest: 0,
+                });
+            merge(&mut cover.codes, judged.codes.as_ref());
+            cover.severity = cover.severity.max(judged.severity);
+            cover.widest = cover.widest.max(code_count(judged.codes.as_ref()));
+        }
+    }
+    let head_per_statement = silenced_per_statement(&head, local_name);
     let mut head_seen: HashMap<&str, usize> = HashMap::new();
     for found in &head {
         let seen = head_seen.entry(found.key.as_str()).or_default();
@@ -154,18 +303,42 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         if base_counts.get(&found.key).copied().unwrap_or(0) >= *seen {
             continue;
         }
-        let Some(judged) = judge(language, found) else {
+        let Some(judged) = &found.judged else {
             continue;
         };
         if language == Language::Python && silences_nothing(head_text, found) {
             continue;
         }
-        if base_by_anchor
-            .get(&format!("{}|{}", tool(found.text), found.anchor))
-            .is_some_and(|before| *before >= judged.severity)
-        {
+        // Everything the statement's suppressions of this tool silence in head, so that a
+        // suppression repeated on a rewrapped statement's next line is judged with the rest.
+        let codes = found
+            .statement
+            .as_ref()
+            .and_then(|statement| {
+                head_per_statement.get(&format!("{}|{}", judged.tool, statement.local))
+            })
+            .map_or(judged.codes.as_ref(), |(codes, _)| codes.as_ref());
+        if covered(&base_by_place, found, judged, codes) {
             continue;
         }
+        let also = found
+            .statement
+            .as_ref()
+            .and_then(|statement| statement.shared.as_deref())
+            .into_iter()
+            .flat_map(|statement| {
+                covering(judged.tool).into_iter().flat_map(move |tool| {
+                    let place = format!("{tool}|{statement}");
+                    let mut keys = vec![format!("{place}|*")];
+                    if let Some(codes) = codes {
+                        let codes: Vec<&str> = codes.iter().map(String::as_str).collect();
+                        keys.push(format!("{place}|{}", codes.join(",")));
+                    }
+                    keys
+                })
+            })
+            .map(|key| (FactRef::base(SILENCED), key))
+            .collect();
         out.candidates.push(Candidate {
             side: Side::Head,
             line,
@@ -176,14 +349,39 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             moved: Some(Moved {
                 family: language.family(),
                 key: found.line.clone(),
-                already: crate::rules::FactRef::base(LEFT),
-                also: Vec::new(),
+                already: FactRef::base(LEFT),
+                also,
                 print: None,
                 existed: None,
             }),
             confidence: crate::finding::Confidence::Certain,
         });
     }
+}
+
+/// Whether base already silenced, at one of the suppression's places and with a tool that
+/// covers it, at least what head silences there (`codes`) and at least as strongly; or a
+/// rule was renamed there, naming no more codes than before.
+fn covered(
+    base_by_place: &HashMap<String, Cover>,
+    found: &Found<'_>,
+    judged: &Judged,
+    codes: Option<&BTreeSet<String>>,
+) -> bool {
+    covering(judged.tool).iter().any(|tool| {
+        found.places().any(|place| {
+            let Some(cover) = base_by_place.get(&format!("{tool}|{place}")) else {
+                return false;
+            };
+            let narrower = match (&cover.codes, codes) {
+                (None, _) => true,
+                (Some(base), Some(head)) => head.is_subset(base),
+                (Some(_), None) => false,
+            };
+            let renamed = *tool == judged.tool && code_count(codes) <= cover.widest;
+            cover.severity >= judged.severity && (narrower || renamed)
+        })
+    })
 }
 
 /// A Python line suppression (`# noqa`, `# type: ignore`, `# pyright: ignore`) in a comment
@@ -223,386 +421,18 @@ fn silences_nothing(text: &str, found: &Found<'_>) -> bool {
 
 static FILE_WIDE: OnceLock<Option<Regex>> = OnceLock::new();
 
-fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
-    cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
-}
-
-/// The comment's text without its markers.
-fn comment_body(text: &str) -> &str {
-    let text = text.trim();
-    let text = text
-        .strip_prefix("//")
-        .or_else(|| text.strip_prefix("/*"))
-        .unwrap_or(text);
-    let text = text.strip_suffix("*/").unwrap_or(text);
-    text.trim().trim_start_matches('*').trim()
-}
-
-/// JavaScript/TypeScript directive comments.
-pub fn javascript(comment: &str) -> Option<Judged> {
-    static ESLINT: OnceLock<Option<Regex>> = OnceLock::new();
-    static INLINE_OFF: OnceLock<Option<Regex>> = OnceLock::new();
-    let body = comment_body(comment);
-    let error = |what: String| {
-        Some(Judged {
-            severity: Severity::Error,
-            what,
-        })
-    };
-    let warning = |what: String| {
-        Some(Judged {
-            severity: Severity::Warning,
-            what,
-        })
-    };
-    if let Some(captures) = regex(
-        &ESLINT,
-        r"^eslint-disable(-next-line|-line)?(?:\s+([^\n]*?))?\s*(?:--.*)?$",
-    )?
-    .captures(body)
-    {
-        let scope = captures.get(1).map(|m| m.as_str());
-        let rules: Vec<&str> = captures
-            .get(2)
-            .map(|m| m.as_str())
-            .unwrap_or_default()
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|rule| !rule.is_empty())
-            .collect();
-        let named = rules.join(", ");
-        return match (scope, rules.is_empty()) {
-            (None, true) => error(
-                "`eslint-disable` turns every ESLint rule off for the rest of the file".into(),
-            ),
-            (None, false) => error(format!(
-                "`eslint-disable {named}` turns these rules off for the rest of the file"
-            )),
-            (Some(scope), true) => error(format!(
-                "blanket `eslint-disable{scope}` silences every ESLint rule on that line"
-            )),
-            (Some(scope), false) => warning(format!("`eslint-disable{scope} {named}` suppression")),
-        };
-    }
-    if let Some(captures) = regex(
-        &INLINE_OFF,
-        r#"^eslint\s+(?:[\w@/-]+\s*:\s*(?:"off"|'off'|0)\s*,?\s*)+"#,
-    )?
-    .captures(body)
-    {
-        return warning(format!(
-            "inline ESLint configuration switches rules off (`{}`)",
-            captures
-                .get(0)
-                .map(|m| m.as_str().trim())
-                .unwrap_or_default()
-        ));
-    }
-    if body.starts_with("@ts-nocheck") {
-        return error("`@ts-nocheck` turns type checking off for the whole file".into());
-    }
-    if body.starts_with("@ts-ignore") {
-        return warning("`@ts-ignore` silences every type error on the next line".into());
-    }
-    if let Some(rest) = body.strip_prefix("@ts-expect-error") {
-        let description = rest.trim_start_matches([':', '-', ' ']).trim();
-        return description.is_empty().then(|| Judged {
-            severity: Severity::Warning,
-            what: "`@ts-expect-error` without a description".into(),
-        });
-    }
-    if body.starts_with("biome-ignore-all") || body.starts_with("biome-ignore-start") {
-        return error(format!("file-wide `{}`", first_words(body, 2)));
-    }
-    if body.starts_with("biome-ignore") {
-        return warning(format!("`{}` suppression", first_words(body, 2)));
-    }
-    None
-}
-
-fn first_words(text: &str, count: usize) -> String {
-    text.split_whitespace()
-        .take(count)
-        .collect::<Vec<_>>()
-        .join(" ")
-        .trim_end_matches(':')
-        .to_string()
-}
-
-/// Python suppression comments (`# noqa`, `# type: ignore`, ...).
-pub fn python(comment: &str) -> Option<Judged> {
-    static FILE_NOQA: OnceLock<Option<Regex>> = OnceLock::new();
-    static NOQA: OnceLock<Option<Regex>> = OnceLock::new();
-    static TYPE_IGNORE: OnceLock<Option<Regex>> = OnceLock::new();
-    static PYLINT: OnceLock<Option<Regex>> = OnceLock::new();
-    static NOSEC: OnceLock<Option<Regex>> = OnceLock::new();
-    static OTHER: OnceLock<Option<Regex>> = OnceLock::new();
-    let error = |what: String| {
-        Some(Judged {
-            severity: Severity::Error,
-            what,
-        })
-    };
-    let warning = |what: String| {
-        Some(Judged {
-            severity: Severity::Warning,
-            what,
-        })
-    };
-    if let Some(found) = regex(&FILE_NOQA, r"(?i)#\s*(flake8|ruff)\s*:\s*noqa\b")?.captures(comment)
-    {
-        let tool = found.get(1).map(|m| m.as_str()).unwrap_or_default();
-        return error(format!(
-            "file-wide `# {tool}: noqa` silences the linter for the whole file"
-        ));
-    }
-    if let Some(found) = regex(
-        &NOQA,
-        r"(?i)#\s*noqa\b(?:\s*:\s*([A-Z]+[0-9]*(?:\s*[,\s]\s*[A-Z]+[0-9]*)*))?",
-    )?
-    .captures(comment)
-    {
-        return match found.get(1) {
-            Some(codes) => warning(format!("`# noqa: {}` suppression", codes.as_str().trim())),
-            None => error("blanket `# noqa` silences every lint on that line".into()),
-        };
-    }
-    if let Some(found) = regex(
-        &TYPE_IGNORE,
-        r"#\s*(type|pyright)\s*:\s*ignore\s*(\[[^\]]*\])?",
-    )?
-    .captures(comment)
-    {
-        let tool = found.get(1).map(|m| m.as_str()).unwrap_or_default();
-        return match found.get(2) {
-            Some(codes) => warning(format!("`# {tool}: ignore{}` suppression", codes.as_str())),
-            None => error(format!(
-                "blanket `# {tool}: ignore` silences every type error on that line"
-            )),
-        };
-    }
-    if let Some(found) = regex(
-        &PYLINT,
-        r"#\s*pylint\s*:\s*(disable(?:-next)?|skip-file)\s*(?:=\s*([\w\-, ]+))?",
-    )?
-    .captures(comment)
-    {
-        let directive = found.get(1).map(|m| m.as_str()).unwrap_or_default();
-        let names = found.get(2).map(|m| m.as_str().trim()).unwrap_or_default();
-        if directive == "skip-file" || names.split(',').any(|name| name.trim() == "all") {
-            return error(format!(
-                "`# pylint: {directive}{}` turns pylint off",
-                if names.is_empty() {
-                    String::new()
-                } else {
-                    format!("={names}")
-                }
-            ));
-        }
-        return warning(format!("`# pylint: {directive}={names}` suppression"));
-    }
-    if let Some(found) = regex(
-        &NOSEC,
-        r"#\s*nosec\b(?:\s*:?\s*([A-Z][0-9]+(?:\s*,\s*[A-Z][0-9]+)*))?",
-    )?
-    .captures(comment)
-    {
-        return match found.get(1) {
-            Some(codes) => warning(format!("`# nosec {}` suppression", codes.as_str())),
-            None => error("blanket `# nosec` silences every security check on that line".into()),
-        };
-    }
-    if let Some(found) =
-        regex(&OTHER, r"#\s*(mypy\s*:\s*ignore-errors|pyre-ignore-all-errors|pyre-(?:ignore|fixme)(?:\[[^\]]*\])?)")?
-            .captures(comment)
-    {
-        let directive = found.get(1).map(|m| m.as_str()).unwrap_or_default();
-        if directive.starts_with("mypy") || directive.starts_with("pyre-ignore-all") {
-            return error(format!("file-wide `# {directive}` turns type checking off"));
-        }
-        return warning(format!("`# {directive}` suppression"));
-    }
-    None
-}
-
-/// Lint groups whose `allow` silences broad classes of lints at once.
-const BLANKET_LINTS: &[&str] = &[
-    "warnings",
-    "unused",
-    "nonstandard_style",
-    "future_incompatible",
-    "clippy::all",
-    "clippy::correctness",
-    "clippy::suspicious",
-    "clippy::style",
-    "clippy::complexity",
-    "clippy::perf",
-];
-
-/// Rust `allow`/`expect` attributes; `inner` for `#![...]`.
-pub fn rust(attribute: &str, inner: bool) -> Option<Judged> {
-    let text: String = attribute.split_whitespace().collect::<Vec<_>>().join(" ");
-    let body = text
-        .trim_start_matches('#')
-        .trim_start_matches('!')
-        .trim()
-        .trim_start_matches('[')
-        .trim_end_matches(']')
-        .trim();
-    // `cfg_attr(cond, allow(..))`: judge the inner attribute.
-    let body = match body.strip_prefix("cfg_attr") {
-        Some(rest) => {
-            let inner_start = ["allow(", "expect("]
-                .iter()
-                .filter_map(|name| rest.find(name))
-                .min()?;
-            rest[inner_start..].trim_end_matches(')').trim()
-        }
-        None => body,
-    };
-    let (kind, arguments) = if let Some(rest) = body.strip_prefix("allow") {
-        ("allow", rest)
-    } else if let Some(rest) = body.strip_prefix("expect") {
-        ("expect", rest)
-    } else {
-        return None;
-    };
-    let arguments = arguments.trim().strip_prefix('(')?;
-    let arguments = arguments.strip_suffix(')').unwrap_or(arguments);
-    let has_reason = arguments.contains("reason");
-    let lints: Vec<&str> = arguments
-        .split(',')
-        .map(str::trim)
-        .filter(|lint| !lint.is_empty() && !lint.starts_with("reason"))
-        .collect();
-    if lints.is_empty() {
-        return None;
-    }
-    let named = lints.join(", ");
-    let attribute = format!("#{}[{kind}({named})]", if inner { "!" } else { "" });
-    if kind == "expect" {
-        return (!has_reason).then(|| Judged {
-            severity: Severity::Warning,
-            what: format!("`{attribute}` without a `reason`"),
-        });
-    }
-    let blanket = lints.iter().any(|lint| BLANKET_LINTS.contains(lint));
-    let (severity, what) = if inner {
-        (
-            Severity::Error,
-            format!("module-wide `{attribute}` silences these lints for the whole module"),
-        )
-    } else if blanket {
-        (
-            Severity::Error,
-            format!("blanket `{attribute}` silences a whole lint group"),
-        )
-    } else if has_reason {
-        (Severity::Note, format!("`{attribute}` (with a reason)"))
-    } else {
-        (Severity::Warning, format!("`{attribute}` suppression"))
-    };
-    Some(Judged { severity, what })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn severity(judged: Option<Judged>) -> Option<Severity> {
-        judged.map(|judged| judged.severity)
-    }
-
     #[test]
-    fn javascript_directives() {
-        assert_eq!(
-            severity(javascript("/* eslint-disable */")),
-            Some(Severity::Error)
-        );
-        assert_eq!(
-            severity(javascript("// eslint-disable-next-line")),
-            Some(Severity::Error)
-        );
-        assert_eq!(
-            severity(javascript(
-                "// eslint-disable-next-line no-console -- debug"
-            )),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(javascript("// @ts-expect-error: wrong upstream types")),
-            None
-        );
-        assert_eq!(
-            severity(javascript("// @ts-expect-error")),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(javascript("// we never use @ts-ignore here")),
-            None
-        );
-        assert_eq!(
-            severity(javascript("/* eslint no-console: \"off\" */")),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(javascript("/* eslint no-console: \"error\" */")),
-            None
-        );
-    }
-
-    #[test]
-    fn python_directives() {
-        assert_eq!(severity(python("# noqa")), Some(Severity::Error));
-        assert_eq!(
-            severity(python("# noqa: E501, F401")),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(python("# type: ignore[attr-defined]")),
-            Some(Severity::Warning)
-        );
-        assert_eq!(severity(python("# type: ignore")), Some(Severity::Error));
-        assert_eq!(severity(python("# type: int")), None);
-        assert_eq!(
-            severity(python("# pylint: disable=all")),
-            Some(Severity::Error)
-        );
-        assert_eq!(severity(python("# nosec B101")), Some(Severity::Warning));
-        assert_eq!(
-            severity(python("# ruff: noqa: F401")),
-            Some(Severity::Error)
-        );
-    }
-
-    #[test]
-    fn rust_attributes() {
-        assert_eq!(
-            severity(rust("#[allow(dead_code)]", false)),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(rust("#![allow(dead_code)]", true)),
-            Some(Severity::Error)
-        );
-        assert_eq!(
-            severity(rust("#[allow(clippy::all)]", false)),
-            Some(Severity::Error)
-        );
-        assert_eq!(
-            severity(rust("#[expect(dead_code, reason = \"x\")]", false)),
-            None
-        );
-        assert_eq!(
-            severity(rust("#[expect(dead_code)]", false)),
-            Some(Severity::Warning)
-        );
-        assert_eq!(
-            severity(rust("#[cfg_attr(test, allow(unused))]", false)),
-            Some(Severity::Error)
-        );
-        assert_eq!(
-            severity(rust("#[cfg_attr(feature = \"x\", derive(Debug))]", false)),
-            None
-        );
+    fn few_codes_are_keyed_under_every_combination() {
+        let codes: BTreeSet<String> = ["a", "b", "c"].map(String::from).into();
+        let keys = silenced_keys("allow|s", Some(&codes));
+        assert_eq!(keys.len(), 7);
+        assert!(keys.contains(&"allow|s|a,c".to_string()));
+        assert_eq!(silenced_keys("type|s", None), ["type|s|*"]);
+        let many: BTreeSet<String> = (0..8).map(|code| format!("c{code}")).collect();
+        assert_eq!(silenced_keys("noqa|s", Some(&many)).len(), 9);
     }
 }
