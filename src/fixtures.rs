@@ -50,13 +50,23 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         .filter(|path| crate::rules::collection::is_js_source(path))
         .cloned()
         .collect();
+    let files = pair_trees(base_files, read_tree(head)?);
+    let workspace_files = crate::workspace::read_declaring_files(&files, |name| {
+        let path = base.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) if !path.exists() => Ok(None),
+            Err(_) => Err(()),
+        }
+    });
     Ok(ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
-        files: pair_trees(base_files, read_tree(head)?),
+        files,
         notes: Vec::new(),
         runner_configs,
         base_js_files,
+        workspace_files,
     })
 }
 
