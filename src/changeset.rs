@@ -502,6 +502,12 @@ pub struct ChangeSet {
     /// listed only when the change edits a root-level jest or vitest configuration: the
     /// existing tests a narrowed configuration would stop collecting.
     pub base_js_files: Vec<String>,
+    /// Base-revision text of the workspace-declaring files (package.json, pnpm-workspace.yaml,
+    /// lerna.json, Cargo.toml, pyproject.toml) above the changed manifests that lie in
+    /// test-fixture directories, except those the change itself touches (their texts are in
+    /// `files`): they say whether such a manifest is the project's ([`crate::workspace`]).
+    /// `None` for a file that exists but could not be read (too large, not UTF-8).
+    pub workspace_files: Vec<(String, Option<String>)>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

@@ -74,6 +74,43 @@ struct FileResult {
     tests: Option<(&'static str, Vec<String>, Vec<String>)>,
 }
 
+/// The workspace declarations that decide whose the changed fixture-looking manifests are:
+/// both sides of the declaring files the change touched (ignored paths included: they still
+/// declare), and the base side of the others.
+pub fn workspaces(change: &ChangeSet) -> crate::workspace::Workspaces {
+    let wanted = crate::workspace::files_to_read(
+        change
+            .files
+            .iter()
+            .flat_map(|pair| [pair.old_path.as_deref(), pair.new_path.as_deref()])
+            .flatten(),
+    );
+    if wanted.is_empty() {
+        return crate::workspace::Workspaces::default();
+    }
+    // A side that exists but is not text (too large, a symlink) counts as unreadable.
+    let touched = change.files.iter().flat_map(|pair| {
+        [
+            (pair.old_path.as_deref(), &pair.base),
+            (pair.new_path.as_deref(), &pair.head),
+        ]
+        .into_iter()
+        .filter_map(|(path, content)| Some((path?, content)))
+        .filter(|(path, content)| {
+            wanted.contains(*path) && !matches!(content, crate::changeset::Content::Absent)
+        })
+        .map(|(path, content)| match content {
+            crate::changeset::Content::Text(text) => (path, Some(text.as_str())),
+            _ => (path, None),
+        })
+    });
+    let untouched = change
+        .workspace_files
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_deref()));
+    crate::workspace::Workspaces::new(touched.chain(untouched))
+}
+
 /// Analyses a change set under a policy.
 pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     // A pair is skipped only when every path it has is ignored: a file renamed out of an
@@ -136,6 +173,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                     .to_string(),
             }),
     );
+    let workspaces = workspaces(change);
     let mut judged: HashMap<&str, usize> = HashMap::new();
     let mut per_file: crate::repeats::PerFile = Vec::new();
     for (pair, result) in pairs.iter().zip(&results) {
@@ -169,6 +207,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         };
         let input = ChangeInput {
             pairs: &pairs,
+            workspaces: &workspaces,
             handoffs: results
                 .iter()
                 .enumerate()

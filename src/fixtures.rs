@@ -62,6 +62,14 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
             Some((path, text))
         })
         .collect();
+    let workspace_files = crate::workspace::read_declaring_files(&files, |name| {
+        let path = base.join(name);
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text)),
+            Err(_) if !path.exists() => Ok(None),
+            Err(_) => Err(()),
+        }
+    });
     Ok(ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
@@ -69,6 +77,7 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         notes: Vec::new(),
         runner_configs,
         base_js_files,
+        workspace_files,
     })
 }
 

@@ -37,6 +37,7 @@ pub mod rules;
 pub mod secrets;
 pub mod suppress;
 pub mod text;
+pub mod workspace;
 
 use clap::Parser;
 use cli::{Cli, Command, HookCommand};

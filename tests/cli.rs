@@ -668,6 +668,48 @@ fn fake_registry(
     (format!("http://{address}"), seen)
 }
 
+/// The workspace declarations that decide whose a fixture-looking manifest is are read from
+/// the base commit when the change does not touch them.
+#[test]
+fn fixture_manifests_are_judged_by_the_workspace_declared_at_base() {
+    let repo = Repo::new();
+    repo.write("pnpm-workspace.yaml", "packages:\n  - test/apps/*\n");
+    repo.write("package.json", "{\"name\": \"mono\", \"private\": true}\n");
+    for dir in ["test/apps/member", "test/fixtures/copy"] {
+        repo.write(&format!("{dir}/package.json"), "{\"name\": \"x\"}\n");
+    }
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    for dir in ["test/apps/member", "test/fixtures/copy"] {
+        repo.write(
+            &format!("{dir}/package.json"),
+            "{\"name\": \"x\", \"dependencies\": {\"lodahs\": \"^4\"}}\n",
+        );
+    }
+    repo.commit("add deps");
+    let output = std::process::Command::new(crate::support::binary())
+        .args(["diff", "main", "--format", "json"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    let findings = json(&output)["findings"].clone();
+    let found: Vec<String> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|finding| format!("{} {}", finding["severity"], finding["path"]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "\"error\" \"test/apps/member/package.json\"",
+            "\"note\" \"test/fixtures/copy/package.json\""
+        ],
+        "{}",
+        stderr(&output)
+    );
+}
+
 #[test]
 fn online_flags_a_package_the_registry_does_not_know() {
     let repo = Repo::new();
@@ -677,6 +719,11 @@ fn online_flags_a_package_the_registry_does_not_know() {
     repo.write(
         "requirements.txt",
         "flask==3.0.0\nfastjsonschema-utils==0.1\nsix==1.16.0\n",
+    );
+    // A third-party copy kept as test data: its packages are nobody's to look up.
+    repo.write(
+        "test/ecosystem/proj/requirements.txt",
+        "fixture-only-package==0.1\n",
     );
     repo.commit("add deps");
     let (url, seen) = fake_registry(&["six"]);
@@ -712,6 +759,16 @@ fn online_flags_a_package_the_registry_does_not_know() {
             .iter()
             .any(|line| line.starts_with("GET /pypi/six/json")),
         "{requests:?}"
+    );
+    assert!(
+        !requests
+            .iter()
+            .any(|line| line.contains("fixture-only-package")),
+        "{requests:?}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("fixture-only-package")),
+        "{messages:?}"
     );
     // Without --online nothing is asked, even with a registry configured.
     let asked_before = seen.lock().unwrap().len();

@@ -41,9 +41,14 @@ fn lookups(
     now: i64,
 ) -> Vec<(usize, crate::rules::Candidate)> {
     let mut candidates = Vec::new();
+    let workspaces = engine::workspaces(change);
     for (index, pair) in change.files.iter().enumerate() {
         let path = pair.path();
-        if policy.is_ignored(path) {
+        // A test-fixture copy's packages are not the project's: nothing installs them, and
+        // its workspace-local names are unknown to the registry by design.
+        if policy.is_ignored(path)
+            || workspaces.ownership(path) == crate::workspace::Ownership::FixtureCopy
+        {
             continue;
         }
         let Some(kind) = deps::manifest_kind(path).filter(|kind| !kind.is_lockfile()) else {

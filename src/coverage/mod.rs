@@ -46,7 +46,7 @@ mod tests;
 
 pub use compare::{FileChange, compare, compare_changes};
 pub use pragma::{exclusion_pragma, pragma_findings};
-pub use sources::is_coverage_source;
+pub use sources::{is_coverage_source, is_tool_config};
 
 /// How serious a finding is; maps onto the contract's `error|warning|note`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

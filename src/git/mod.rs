@@ -340,6 +340,15 @@ impl Git {
                 change.runner_configs.push((path, text));
             }
         }
+        // Whether a changed manifest in a test-fixture directory is the project's: what the
+        // workspace declarations above it say (an unreadable one counts as taking it in).
+        change.workspace_files = crate::workspace::read_declaring_files(&change.files, |name| {
+            match self.read_file_at(merge_base, name, MAX_FILE_BYTES as u64) {
+                Ok(None) => Ok(None),
+                Ok(Some(bytes)) => String::from_utf8(bytes).map(Some).map_err(|_| ()),
+                Err(_) => Err(()),
+            }
+        });
         // package.json counts only when it holds a jest configuration on either side.
         let edits_js_runner = change.files.iter().any(|pair| {
             let mentions_jest = [pair.base.text(), pair.head.text()]

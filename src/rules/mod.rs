@@ -88,6 +88,8 @@ pub struct ChangeInput<'a> {
     pub pairs: &'a [&'a FilePair],
     /// (pair index, hand-off) for every hand-off of this rule, in pair order.
     pub handoffs: Vec<(usize, &'a (dyn std::any::Any + Send))>,
+    /// Whose manifests the changed ones are (the project's, or test-fixture copies).
+    pub workspaces: &'a crate::workspace::Workspaces,
 }
 
 /// What a change-level check produces.

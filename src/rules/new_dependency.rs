@@ -7,6 +7,7 @@ use super::context::Candidate;
 use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::deps::{self, DependencyFinding};
 use crate::finding::{Note, Severity, Side};
+use crate::workspace::Ownership;
 
 declare_rule! {
     /// ## What it flags
@@ -38,9 +39,22 @@ declare_rule! {
     /// Fires: `reqeusts==2.31` added to `requirements.txt` ("did you mean `requests`?");
     /// `"left-pad": "github:someone/left-pad"` added to package.json.
     /// ## Not flagged
-    /// Version bumps (also in lockfiles, on the same registry host), removals, reordering,
-    /// comments, and a dependency moved between sections.
-    /// Names are compared normalised (PEP 503 for Python).
+    /// - A name within look-alike distance of a popular one that the registry lists show to be
+    ///   an established project of its own (`toronado` next to `tornado`) is a plain new
+    ///   dependency, not a typosquat.
+    /// - Test-fixture copies of other projects' manifests (a file two or more directories below
+    ///   `test/`, `tests/`, `__tests__/` or `spec/`, or anywhere below `fixtures/`, `testdata/`
+    ///   and the like) that no workspace of the project takes in: their registry packages,
+    ///   local paths and lockfile growth are not reported (the report's notes list them), and
+    ///   what would be an error is a note "in a test fixture manifest"; only a lifecycle script
+    ///   that fetches or decodes code stays an error. A private test-fixture app that the
+    ///   workspace installs may run one plain tool (`"prepare": "svelte-kit sync"`) on install.
+    ///   A fixture-looking manifest that a workspace (package.json `workspaces`,
+    ///   pnpm-workspace.yaml, lerna.json, Cargo `[workspace] members`, uv workspace members) or
+    ///   a path dependency takes in is the project's and judged in full.
+    /// - Version bumps (also in lockfiles, on the same registry host), removals, reordering,
+    ///   comments, and a dependency moved between sections. Names are compared normalised
+    ///   (PEP 503 for Python).
     /// ## Configuration
     /// `rules.new-dependency.severity` (replaces every level above); `allow:` entries with
     /// `paths` for vendored manifests.
@@ -69,7 +83,12 @@ fn manifests(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
         };
         let base = pair.base.text();
         let head = pair.head.text();
-        match deps::compare_in_change(kind, pair.path(), base, head, &changed) {
+        let ownership = input.workspaces.ownership(pair.path());
+        if ownership == Ownership::FixtureCopy {
+            out.notes
+                .extend(fixture_copy_note(kind, pair.path(), base, head));
+        }
+        match deps::compare_in_change(kind, pair.path(), base, head, &changed, ownership) {
             Ok(findings) => out.candidates.extend(
                 findings
                     .into_iter()
@@ -97,6 +116,35 @@ fn manifests(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
             }),
         }
     }
+}
+
+/// What a test-fixture copy's new registry dependencies were, since they are not findings.
+fn fixture_copy_note(
+    kind: deps::ManifestKind,
+    path: &str,
+    base: Option<&str>,
+    head: Option<&str>,
+) -> Option<Note> {
+    let added = deps::new_dependencies(kind, path, base, head).ok()?;
+    let names: Vec<String> = added
+        .iter()
+        .filter(|dependency| dependency.source == deps::Source::Registry)
+        .map(|dependency| format!("`{}`", dependency.declared_name))
+        .collect();
+    let (first, rest) = names.split_at(names.len().min(5));
+    let more = if rest.is_empty() {
+        String::new()
+    } else {
+        format!(" and {} more", rest.len())
+    };
+    (!first.is_empty()).then(|| Note {
+        path: path.to_string(),
+        message: format!(
+            "new registry dependencies of a test fixture manifest that no workspace of the \
+             project takes in, not reported: {}{more}",
+            first.join(", ")
+        ),
+    })
 }
 
 /// Whether `text` reads as a manifest of `kind`.

@@ -4,8 +4,10 @@
 
 use super::context::{Candidate, FileContext, Output};
 use super::{ChangeInput, ChangeOutput, declare_rule};
+use crate::changeset::FilePair;
 use crate::coverage::{self, CoverageFinding, FileChange};
 use crate::finding::{Note, Severity, Side};
+use crate::workspace::Ownership;
 
 declare_rule! {
     /// ## What it flags
@@ -33,6 +35,11 @@ declare_rule! {
     /// - A threshold moved to another file with the same or a higher value
     ///   (package.json `jest` → `jest.config.js`).
     /// - A pragma on a line that only moved.
+    /// - Tool configurations in test-fixture copies of other projects (a third-party
+    ///   `pyproject.toml` under `test/ecosystem/<project>/`; see `new-dependency` for what counts
+    ///   as one) that no workspace of the project takes in: they gate nothing here, and the
+    ///   report's notes list what changed. A threshold moved from the project's own files into
+    ///   such a copy is a removal.
     /// ## Configuration
     /// `rules.weakened-coverage.severity` in `.integrity-gate.yml`.
     pub static WEAKENED_COVERAGE = {
@@ -62,15 +69,54 @@ fn pragmas(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
+/// A pair with its index in the change.
+type Indexed<'a> = (usize, &'a &'a FilePair);
+
 /// Thresholds across every coverage source the change touched, compared together so that a
-/// threshold moved between files is judged by value.
+/// threshold moved between files is judged by value. Tool configurations in test-fixture
+/// copies (a third-party `pyproject.toml` kept as test data) gate nothing in this project: they
+/// are compared among themselves and only mentioned in the report's notes, and never pair with
+/// the project's own files, so a threshold moved from the project into a fixture copy is a
+/// removal.
 fn thresholds(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
-    let pairs = input.pairs;
-    let sources: Vec<(usize, FileChange<'_>)> = pairs
+    let (copies, own): (Vec<Indexed<'_>>, Vec<Indexed<'_>>) = input
+        .pairs
         .iter()
         .enumerate()
         .filter(|(_, pair)| coverage::is_coverage_source(pair.path()))
-        .map(|(index, pair)| {
+        .partition(|(_, pair)| {
+            coverage::is_tool_config(pair.path())
+                && input.workspaces.ownership(pair.path()) == Ownership::FixtureCopy
+        });
+    compare_group(&own, out);
+    let mut ignored = ChangeOutput::default();
+    compare_group(&copies, &mut ignored);
+    let mut by_file: Vec<(usize, Vec<String>)> = Vec::new();
+    for (index, candidate) in ignored.candidates {
+        match by_file.iter_mut().find(|(i, _)| *i == index) {
+            Some((_, messages)) => messages.push(candidate.message),
+            None => by_file.push((index, vec![candidate.message])),
+        }
+    }
+    for (index, messages) in by_file {
+        let Some(pair) = input.pairs.get(index) else {
+            continue;
+        };
+        out.notes.push(Note {
+            path: pair.path().to_string(),
+            message: format!(
+                "coverage settings of a test fixture manifest that no workspace of the project \
+                 takes in, not reported: {}",
+                messages.join("; ")
+            ),
+        });
+    }
+}
+
+fn compare_group(group: &[Indexed<'_>], out: &mut ChangeOutput) {
+    let sources: Vec<(usize, FileChange<'_>)> = group
+        .iter()
+        .map(|&(index, pair)| {
             (
                 index,
                 FileChange {
