@@ -2,6 +2,7 @@
 //! (JavaScript/TypeScript `catch` and promise handlers, Python `except` and `suppress`, Rust
 //! `Err(_)` arms). Pure syntax: pairing with base happens in the parent module.
 
+use super::caught::{self, Caught};
 use super::normalize;
 use crate::finding::Side;
 use crate::lang::{Language, Parsed};
@@ -32,6 +33,15 @@ pub struct Handler {
     /// The protected code only returns or assigns, and code after the `try` continues: the
     /// "try this, else fall back" idiom, where the failure stays observable.
     pub fallback: bool,
+    /// The code the handler guards, normalized: the `try` body, the call a promise handler is
+    /// chained to, the expression a Rust `match` inspects. A base and a head handler at the
+    /// same place are one handler rewritten, however differently they are spelled.
+    pub place: Option<String>,
+    /// What it catches.
+    pub caught: Caught,
+    /// The body lets the failure out (raises, logs, uses the error, returns a failure). When
+    /// false the handler swallowed the error already, whatever else it did.
+    pub lets_failure_out: bool,
     /// Set when the handler swallows the error.
     pub swallow: Option<Swallow>,
 }
@@ -228,6 +238,9 @@ fn handler(node: Node<'_>, source: &str, signature: String, body: Option<Node<'_
         protected_first_line: None,
         asserts_exception: false,
         fallback: false,
+        place: None,
+        caught: Caught::Everything,
+        lets_failure_out: true,
         swallow: None,
     }
 }
@@ -249,6 +262,9 @@ fn js_catch(node: Node<'_>, source: &str) -> Option<Handler> {
     found.protected_first_line = first_statement_line(protected, source);
     found.asserts_exception = protected.is_some_and(|block| asserts_exception(text(block, source)));
     found.fallback = is_fallback(try_statement, protected);
+    found.place = protected.map(|block| normalize(text(block, source)));
+    let bindings = caught::bindings(node.child_by_field_name("parameter"), source);
+    found.lets_failure_out = caught::lets_failure_out(body, source, &bindings);
     let (statements, commented) = statements(body);
     if statements.is_empty() {
         found.swallow = Some(Swallow {
@@ -284,8 +300,16 @@ fn js_promise(node: Node<'_>, source: &str, index: usize, what: &str) -> Option<
     // `save(b).catch(noop)` leaves the same handler on the same call.
     let callee = receiver.split('(').next().unwrap_or_default();
     found.identity = format!("{callee}..{}", normalize(text(arguments, source)));
+    found.place = Some(format!("{callee}.."));
     let (swallows, commented) = match callback.kind() {
         "arrow_function" | "function_expression" | "function" => {
+            let parameters = callback
+                .child_by_field_name("parameter")
+                .or_else(|| callback.child_by_field_name("parameters"));
+            let bindings = caught::bindings(parameters, source);
+            found.lets_failure_out = callback
+                .child_by_field_name("body")
+                .is_none_or(|body| caught::lets_failure_out(body, source, &bindings));
             match callback.child_by_field_name("body") {
                 Some(body) if body.kind() == "statement_block" => {
                     let (statements, commented) = statements(body);
@@ -374,10 +398,18 @@ fn python_except(node: Node<'_>, source: &str) -> Option<Handler> {
         format!("except {}", normalize(types_text)),
         Some(body),
     );
+    found.caught = Caught::python(&names);
+    let alias = node
+        .child_by_field_name("value")
+        .filter(|value| value.kind() == "as_pattern")
+        .and_then(|value| value.child_by_field_name("alias"));
+    found.lets_failure_out =
+        caught::lets_failure_out(body, source, &caught::bindings(alias, source));
     let try_statement = node
         .parent()
         .filter(|parent| parent.kind() == "try_statement");
     let protected = try_statement.and_then(|parent| parent.child_by_field_name("body"));
+    found.place = protected.map(|block| normalize(text(block, source)));
     found.protected_first_line = first_statement_line(protected, source);
     found.asserts_exception = protected.is_some_and(|block| asserts_exception(text(block, source)));
     found.fallback = is_fallback(try_statement, protected);
@@ -479,6 +511,9 @@ fn rust_err_arm(node: Node<'_>, source: &str) -> Option<Handler> {
         .map(|value| normalize(text(value, source)))
         .unwrap_or_default();
     let mut found = handler(node, source, format!("match {scrutinee}"), Some(value));
+    found.place = (!scrutinee.is_empty()).then(|| format!("match {scrutinee}"));
+    found.lets_failure_out =
+        caught::lets_failure_out(value, source, &caught::bindings(Some(pattern), source));
     let (swallows, commented) = match value.kind() {
         "unit_expression" | "continue_expression" => (true, false),
         "block" => {

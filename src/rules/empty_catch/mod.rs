@@ -3,14 +3,18 @@
 //! The queries (`queries/*/empty-catch.scm`) find every handler; [`handlers`] reads each one's
 //! body from the syntax tree and decides whether it swallows the error. This module pairs head
 //! handlers with base handlers (by enclosing scope and normalized text, never by line numbers)
-//! so that only what the change introduces is reported, and grades the evidence:
+//! so that only what the change introduces is reported. A handler whose text changed is paired
+//! by the code it guards ([`caught`]): if the base handler there already swallowed at least what
+//! it catches, or only did other work (cleanup, a fallback value), the swallow is not new.
+//! Otherwise the evidence is graded:
 //!
-//! - error: the same hunk removed what the handler did before (a `throw`, a log call), or the
-//!   protected code existed before without the handler (wrapped to silence it), or, in Rust,
-//!   base propagated the same call with `?`/`.unwrap()`/`.expect()`;
+//! - error: the same hunk removed what the handler did before (a `throw`, a log call, a use of
+//!   the error), or the protected code existed before without the handler (wrapped to silence
+//!   it), or, in Rust, base propagated the same call with `?`/`.unwrap()`/`.expect()`;
 //! - warning: a new swallowing handler without such evidence;
 //! - note: an explanatory comment in an otherwise empty handler, or `except ImportError: pass`.
 
+mod caught;
 mod handlers;
 mod rust;
 
@@ -36,10 +40,12 @@ declare_rule! {
     ///   `unwrap_or_else(..)` where base propagated it with `?`; `Err(_) => {}`,
     ///   `Err(_) => ()`, `Err(_) => continue`.
     ///
-    /// An error when the change removed what the handler did (a `throw`, a log call), wrapped
-    /// code that existed before in the handler, or replaced a propagation of the same call; a
-    /// warning for a new swallowing handler otherwise. A note when the empty handler carries an
-    /// explanatory comment, when it guards only a `return` or an assignment and code after the
+    /// An error when the change removed what the handler did (a `throw`, a log call, a use of
+    /// the error, a `return False`), wrapped code that existed before in the handler, or
+    /// replaced a propagation of the same call; a warning for a new swallowing handler
+    /// otherwise (also one that now catches more than base did: `except OSError: pass` →
+    /// `except Exception: pass`, or `except Exception` → `except CancelledError`). A note when
+    /// the empty handler carries an explanatory comment, when it guards only a `return` or an assignment and code after the
     /// `try` falls back (`try { return parse(x) } catch {}  return fallback`), and for
     /// `except ImportError: pass`. An explanatory comment lowers strong evidence to a warning
     /// (for Rust discards: a comment added on the line above).
@@ -65,6 +71,15 @@ declare_rule! {
     ///   one is at most a note).
     /// - Handlers that already existed in base (also when moved or re-indented), and narrow
     ///   `contextlib.suppress(FileNotFoundError)`.
+    /// - A handler rewritten around the same code that already swallowed at least as much in
+    ///   base: `except (TimeoutError, Exception): pass` narrowed to `except (TimeoutError,
+    ///   OSError): pass`, `.catch(noop)` spelled `.catch(() => {})`, `Err(_) => {}` spelled
+    ///   `Err(_) => ()`.
+    /// - A handler emptied whose base version around the same code already swallowed the error
+    ///   and only did other work, which the change moved out: cleanup moved to `else:`, a
+    ///   fallback value built after the `await` (`.catch(() => fallback)` →
+    ///   `.catch(() => undefined)`). Raising, logging, reporting, using the error, building an
+    ///   error value or setting a failure flag is not "other work": emptying that is an error.
     /// - Rust `let _ =` and `.ok()` on calls that base did not propagate, and `unwrap_or(..)`
     ///   replacing an `.unwrap()` (a panic turned into a default).
     /// ## Configuration
@@ -104,20 +119,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     };
     let head_counts = count(&head);
     let base_counts = count(&base);
-    // Handlers that left this file may reappear in another changed file (a move).
-    for handler in base.iter().filter(|handler| handler.swallow.is_some()) {
-        let id = (handler.scope.clone(), handler.identity.clone());
-        let in_head = head_counts.get(&id).copied().unwrap_or(0);
-        if base_counts.get(&id).copied().unwrap_or(0) > in_head {
-            out.facts.push(Fact {
-                side: Side::Base,
-                name: SWALLOWED,
-                family: language.family(),
-                key: handler.identity.clone(),
-                severity: Severity::Error,
-            });
-        }
-    }
+    // Swallowing handlers base has more of than head: rewritten in place, or gone.
+    let mut gone: HashMap<(String, String), usize> = base_counts
+        .iter()
+        .filter_map(|(id, in_base)| {
+            let left = in_base.saturating_sub(head_counts.get(id).copied().unwrap_or(0));
+            (left > 0).then(|| (id.clone(), left))
+        })
+        .collect();
     for handler in &head {
         let Some(swallow) = &handler.swallow else {
             continue;
@@ -127,10 +136,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             continue;
         }
         let id = (handler.scope.clone(), handler.identity.clone());
-        if head_counts.get(&id) <= base_counts.get(&id) {
+        if head_counts.get(&id) <= base_counts.get(&id) || was_swallowing(handler, &base, &mut gone)
+        {
             continue;
         }
-        let evidence = strong_evidence(context, handler, &base);
+        let evidence = match judge_base(context, handler, &base) {
+            Base::AlreadySwallowed => continue,
+            Base::Evidence(evidence) => Some(evidence),
+            Base::Silent => None,
+        };
         if swallow.needs_evidence && evidence.is_none() {
             continue;
         }
@@ -172,29 +186,107 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             confidence: crate::finding::Confidence::Certain,
         });
     }
+    // Handlers that left this file may reappear in another changed file (a move).
+    for handler in base.iter().filter(|handler| handler.swallow.is_some()) {
+        let id = (handler.scope.clone(), handler.identity.clone());
+        if gone.get(&id).is_some_and(|left| *left > 0) {
+            out.facts.push(Fact {
+                side: Side::Base,
+                name: SWALLOWED,
+                family: language.family(),
+                key: handler.identity.clone(),
+                severity: Severity::Error,
+            });
+        }
+    }
+}
+
+/// Whether `theirs` in base and `handler` in head are one handler rewritten: the same scope and
+/// the same guarded code, and the base one caught at least what the head one does.
+fn same_place(theirs: &Handler, handler: &Handler) -> bool {
+    theirs.scope == handler.scope
+        && theirs.place.is_some()
+        && theirs.place == handler.place
+        && theirs.caught.covers(&handler.caught)
+}
+
+/// Whether a base handler at the same place already swallowed at least what `handler` does, and
+/// the change rewrote it (narrowed `except (TimeoutError, Exception)` to `except (TimeoutError,
+/// OSError)`, `.catch(noop)` respelled `.catch(() => {})`). Each base handler answers once.
+fn was_swallowing(
+    handler: &Handler,
+    base: &[Handler],
+    gone: &mut HashMap<(String, String), usize>,
+) -> bool {
+    let counterpart = base.iter().find(|old| {
+        old.swallow.is_some()
+            && same_place(old, handler)
+            && gone
+                .get(&(old.scope.clone(), old.identity.clone()))
+                .is_some_and(|left| *left > 0)
+    });
+    let Some(old) = counterpart else {
+        return false;
+    };
+    if let Some(left) = gone.get_mut(&(old.scope.clone(), old.identity.clone())) {
+        *left -= 1;
+    }
+    true
+}
+
+/// What base says about a new swallowing handler.
+enum Base {
+    /// The change made the error disappear (the message's tail says how).
+    Evidence(String),
+    /// The handler at the same place already swallowed the error in base and only did other
+    /// work (cleanup, a fallback value), which the change moved out: not a new swallow.
+    AlreadySwallowed,
+    /// Nothing either way.
+    Silent,
+}
+
+/// Pairs a new swallowing handler with what base had around the same code: a handler there
+/// that already swallowed makes it not new; one whose work the change removed is evidence.
+fn judge_base(context: &FileContext<'_>, handler: &Handler, base: &[Handler]) -> Base {
+    if let Some(scrutinee) = handler.signature.strip_prefix("match ")
+        && let Some(how) = rust::Compared::new(context)
+            .and_then(|compared| compared.dropped(&handler.scope, scrutinee, rust::ANY))
+    {
+        return Base::Evidence(format!("base propagated `{scrutinee}` with {how}"));
+    }
+    // The same handler in base did something, and the change removed it.
+    let removed = &context.pair.removed;
+    let replaced: Vec<&Handler> = base
+        .iter()
+        .filter(|old| {
+            old.swallow.is_none()
+                && (old.scope == handler.scope && old.signature == handler.signature
+                    || same_place(old, handler))
+                && removed.overlaps(old.body_lines.0, old.body_lines.1)
+        })
+        .collect();
+    // Leniency needs the tight pairing (same guarded code); any counterpart that let the
+    // failure out keeps the finding.
+    if replaced.iter().all(|old| !old.lets_failure_out)
+        && replaced.iter().any(|old| same_place(old, handler))
+    {
+        return Base::AlreadySwallowed;
+    }
+    strong_evidence(context, handler, &replaced).map_or(Base::Silent, Base::Evidence)
 }
 
 /// Why the swallowing handler is certainly the change's doing, if the hunk shows it.
 fn strong_evidence(
     context: &FileContext<'_>,
     handler: &Handler,
-    base: &[Handler],
+    replaced: &[&Handler],
 ) -> Option<String> {
     let removed = &context.pair.removed;
     let base_text = context.side(Side::Base)?.text;
-    if let Some(scrutinee) = handler.signature.strip_prefix("match ")
-        && let Some(how) = rust::Compared::new(context)
-            .and_then(|compared| compared.dropped(&handler.scope, scrutinee, rust::ANY))
-    {
-        return Some(format!("base propagated `{scrutinee}` with {how}"));
-    }
-    // The same handler in base did something, and the change removed it.
-    let replaced = base.iter().find(|old| {
-        old.swallow.is_none()
-            && old.scope == handler.scope
-            && old.signature == handler.signature
-            && removed.overlaps(old.body_lines.0, old.body_lines.1)
-    });
+    let replaced = replaced
+        .iter()
+        .find(|old| old.lets_failure_out)
+        .or(replaced.first());
     if let Some(old) = replaced {
         let did = (old.body_lines.0..=old.body_lines.1)
             .filter(|line| removed.contains(*line))
