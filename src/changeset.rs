@@ -459,13 +459,13 @@ pub struct ChangeSet {
     pub files: Vec<FilePair>,
     /// Conditions found while building the set (submodules, symlinks, unreadable paths).
     pub notes: Vec<crate::finding::Note>,
-    /// Base-revision text of the root-level test-runner configurations (`pytest.ini`,
-    /// `pyproject.toml`, ...), which say what the runner collects, whether the change touches
-    /// them or not.
+    /// Base-revision text of the test-runner configurations (`pytest.ini`, `pyproject.toml`,
+    /// ... at the root; JavaScript runners' at any depth that can judge the change), which say
+    /// what the runner collects, whether the change touches them or not.
     pub runner_configs: Vec<(String, String)>,
     /// Base-revision paths of JavaScript/TypeScript files (at most [`MAX_BASE_JS_FILES`]),
-    /// listed only when the change edits a root-level jest or vitest configuration: the
-    /// existing tests a narrowed configuration would stop collecting.
+    /// listed only when the change edits a JavaScript runner configuration: the existing
+    /// tests a narrowed configuration would stop collecting.
     pub base_js_files: Vec<String>,
 }
 

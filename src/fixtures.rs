@@ -38,13 +38,23 @@ fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> io::R
 
 /// The change from the tree at `base` to the tree at `head`.
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
-    let runner_configs = crate::rules::collection::runner_config_names()
+    let mut runner_configs: Vec<(String, String)> = crate::rules::collection::runner_config_names()
         .filter_map(|name| {
             let text = std::fs::read_to_string(base.join(name)).ok()?;
             Some((name.to_string(), text))
         })
         .collect();
     let base_files = read_tree(base)?;
+    // JavaScript runner configurations at any depth, as the git layer reads them.
+    for (path, bytes) in &base_files {
+        if crate::rules::collection::is_js_runner_config(path)
+            && !path.split('/').any(|part| part == "node_modules")
+            && !runner_configs.iter().any(|(known, _)| known == path)
+        {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            runner_configs.push((path.clone(), text));
+        }
+    }
     let base_js_files = base_files
         .keys()
         .filter(|path| crate::rules::collection::is_js_source(path))

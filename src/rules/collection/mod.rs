@@ -1,9 +1,9 @@
 //! How the project's test runners collect tests, read from the base revision's configuration:
 //! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` in
-//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence); jest's
-//! and vitest's test file patterns (see [`js`]). Without a configuration the runner's defaults
-//! apply. Read from base, like the policy, so a change cannot redefine what counts as a test
-//! for its own judgement.
+//! `pytest.ini`, `pyproject.toml`, `tox.ini` or `setup.cfg` (pytest's own precedence); the
+//! JavaScript runners' test file patterns, per package and per project (see [`js`]). Without a
+//! configuration the runner's defaults apply. Read from base, like the policy, so a change
+//! cannot redefine what counts as a test for its own judgement.
 
 use crate::rules::disabled_check::{JEST_CONFIGS, VITEST_CONFIGS};
 use globset::{Glob, GlobMatcher};
@@ -11,7 +11,7 @@ use globset::{Glob, GlobMatcher};
 pub mod glob;
 pub mod js;
 
-use js::JsRunner;
+use js::JsCollection;
 
 /// The pytest configuration files, in the order pytest looks for them.
 pub const PYTEST_CONFIGS: &[&str] = &["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"];
@@ -28,14 +28,10 @@ pub fn runner_config_names() -> impl Iterator<Item = &'static str> {
         .chain(js::OTHER_RUNNERS.iter().map(|(name, _)| *name))
 }
 
-/// Whether `path` is a root-level jest or vitest configuration (`package.json` included, for
-/// its `jest` key).
+/// Whether `path` is a JavaScript runner configuration, at any depth (`package.json`
+/// included, for its `jest`, `mocha` and `ava` keys and scripts).
 pub fn is_js_runner_config(path: &str) -> bool {
-    JEST_CONFIGS
-        .iter()
-        .chain(VITEST_CONFIGS)
-        .chain(&["package.json"])
-        .any(|name| *name == path)
+    js::is_runner_config(path)
 }
 
 /// Whether `path` is a JavaScript or TypeScript source file.
@@ -56,8 +52,8 @@ pub struct Collection {
     python_classes: Vec<String>,
     testpaths: Vec<String>,
     /// The JavaScript runners configured in base (none: the default patterns).
-    js_runners: Vec<JsRunner>,
-    /// Base's root-level runner configurations, as read.
+    js: JsCollection,
+    /// Base's runner configurations, as read.
     configs: Vec<(String, String)>,
     /// Base's JavaScript/TypeScript files, when the change edits a jest/vitest configuration.
     base_js_files: Vec<String>,
@@ -65,18 +61,11 @@ pub struct Collection {
 
 impl Collection {
     /// Reads the first pytest configuration that has pytest settings, from `configs`
-    /// (root-level path and base text).
+    /// (repository path and base text; pytest's are read at the root, the JavaScript runners'
+    /// at any depth).
     pub fn from_configs(configs: &[(String, String)]) -> Collection {
         let mut collection = Collection {
-            js_runners: [
-                JsRunner::jest(configs),
-                JsRunner::vitest(configs),
-                JsRunner::ava(configs),
-                JsRunner::others(configs),
-            ]
-            .into_iter()
-            .flatten()
-            .collect(),
+            js: JsCollection::from_configs(configs),
             configs: configs.to_vec(),
             ..Collection::default()
         };
@@ -114,27 +103,19 @@ impl Collection {
     }
 
     /// Base's existing JavaScript/TypeScript test files that base's runners collect and that
-    /// they would no longer collect were the root-level configuration `path` to read `head`
+    /// they would no longer collect were the configuration `path` to read `head`
     /// (`None`: deleted). A narrowed pattern, a new ignore entry or a new configuration that
     /// drops tests shows here, by the runners' own rules.
     pub fn js_tests_dropped(&self, path: &str, head: Option<&str>) -> Vec<&str> {
         if self.base_js_files.is_empty() || !is_js_runner_config(path) {
             return Vec::new();
         }
-        let mut head_configs: Vec<(String, String)> = self
-            .configs
-            .iter()
-            .filter(|(name, _)| name != path)
-            .cloned()
-            .collect();
-        if let Some(head) = head {
-            head_configs.push((path.to_string(), head.to_string()));
-        }
-        let after = Collection::from_configs(&head_configs);
+        let (after, reach) = self.js.replacing(&self.configs, path, head);
         self.base_js_files
             .iter()
             .map(String::as_str)
-            .filter(|file| self.js_file(file) && !after.js_file(file))
+            .filter(|file| reach.is_empty() || file.starts_with(&format!("{reach}/")))
+            .filter(|file| self.js.collects(file) && !after.collects(file))
             .collect()
     }
 
@@ -155,13 +136,10 @@ impl Collection {
         in_testpaths && matches
     }
 
-    /// Whether jest or vitest collects tests from the JavaScript/TypeScript file at `path`:
-    /// either runner configured in base, else the default patterns.
+    /// Whether a JavaScript runner collects tests from the file at `path`, by base's
+    /// configurations (see [`js`]), else the default patterns.
     pub fn js_file(&self, path: &str) -> bool {
-        if self.js_runners.is_empty() {
-            return js::default_test_file(path);
-        }
-        self.js_runners.iter().any(|runner| runner.collects(path))
+        self.js.collects(path)
     }
 
     /// Why a file at `path` is not a test file, naming the patterns (for messages).
@@ -184,14 +162,7 @@ impl Collection {
                 }
             }
             Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                if self.js_runners.is_empty() {
-                    return format!("default patterns: {}", js::DEFAULT_PATTERNS);
-                }
-                self.js_runners
-                    .iter()
-                    .filter_map(|runner| runner.reason(path))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+                self.js.reason(path).unwrap_or_default()
             }
             Language::Rust => String::new(),
         }

@@ -75,8 +75,8 @@ impl Test {
 }
 
 /// Whether the runner collects tests from `path`: the base configuration's pytest
-/// `python_files` and `testpaths`, jest `testMatch`/`testRegex`/`roots`/ignore patterns and
-/// vitest `include`/`exclude`/`dir`, else the runners' default patterns.
+/// `python_files` and `testpaths`, the nearest JavaScript runner configurations and their
+/// projects (jest, vitest, ava, playwright, mocha), else the runners' default patterns.
 pub fn is_test_file(path: &str, language: Language, collection: &Collection) -> bool {
     match language {
         Language::Python => collection.python_file(path),
