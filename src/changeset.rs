@@ -495,12 +495,13 @@ pub struct ChangeSet {
     pub notes: Vec<crate::finding::Note>,
     /// Base-revision path and text of the test-runner configurations that say what the
     /// runner collects, whether the change touches them or not: the root-level ones
-    /// (`pytest.ini`, `pyproject.toml`, `jest.config.js`, ...) and pytest's in the directories
-    /// above the Python files the change touches.
+    /// (`pytest.ini`, `pyproject.toml`, ...), pytest's in the directories above the Python
+    /// files the change touches, and the JavaScript runners' at any depth that can judge the
+    /// change.
     pub runner_configs: Vec<(String, String)>,
     /// Base-revision paths of JavaScript/TypeScript files (at most [`MAX_BASE_JS_FILES`]),
-    /// listed only when the change edits a root-level jest or vitest configuration: the
-    /// existing tests a narrowed configuration would stop collecting.
+    /// listed only when the change edits a JavaScript runner configuration: the existing
+    /// tests a narrowed configuration would stop collecting.
     pub base_js_files: Vec<String>,
     /// Base-revision text of the workspace-declaring files (package.json, pnpm-workspace.yaml,
     /// lerna.json, Cargo.toml, pyproject.toml) above the changed manifests that lie in

@@ -47,6 +47,15 @@ pub const SYMLINK_SUFFIX: &str = ".symlink";
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
     let (base_files, base_links) = split_links(read_tree(base)?);
     let (head_files, head_links) = split_links(read_tree(head)?);
+    // JavaScript runner configurations at any depth, as the git layer reads them.
+    let js_configs: Vec<(String, String)> = base_files
+        .iter()
+        .filter(|(path, _)| {
+            crate::rules::collection::is_js_runner_config(path)
+                && !path.split('/').any(|part| part == "node_modules")
+        })
+        .map(|(path, bytes)| (path.clone(), String::from_utf8_lossy(bytes).into_owned()))
+        .collect();
     let base_js_files = base_files
         .keys()
         .filter(|path| crate::rules::collection::is_js_source(path))
@@ -55,13 +64,19 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
     let mut files = pair_trees(base_files, head_files);
     files.extend(link_pairs(&base_links, &head_links));
     files.sort_by(|a, b| a.path().cmp(b.path()));
-    let runner_configs = crate::rules::collection::runner_config_paths(&files)
-        .into_iter()
-        .filter_map(|path| {
-            let text = std::fs::read_to_string(base.join(&path)).ok()?;
-            Some((path, text))
-        })
-        .collect();
+    let mut runner_configs: Vec<(String, String)> =
+        crate::rules::collection::runner_config_paths(&files)
+            .into_iter()
+            .filter_map(|path| {
+                let text = std::fs::read_to_string(base.join(&path)).ok()?;
+                Some((path, text))
+            })
+            .collect();
+    for (path, text) in js_configs {
+        if !runner_configs.iter().any(|(known, _)| *known == path) {
+            runner_configs.push((path, text));
+        }
+    }
     let workspace_files = crate::workspace::read_declaring_files(&files, |name| {
         let path = base.join(name);
         match std::fs::read_to_string(&path) {

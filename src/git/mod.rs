@@ -6,6 +6,7 @@
 //! cause and, where one exists, a hint that says how to fix it.
 
 pub mod command;
+mod js_configs;
 
 use crate::changeset::{
     ChangeSet, Content, FilePair, LargeSource, MAX_FILE_BYTES, Status, Unreadability, size_cap,
@@ -349,58 +350,8 @@ impl Git {
                 Err(_) => Err(()),
             }
         });
-        // package.json counts only when it holds a jest configuration on either side.
-        let edits_js_runner = change.files.iter().any(|pair| {
-            let mentions_jest = [pair.base.text(), pair.head.text()]
-                .into_iter()
-                .flatten()
-                .any(|text| text.contains("\"jest\""));
-            [&pair.old_path, &pair.new_path]
-                .into_iter()
-                .flatten()
-                .any(|path| {
-                    crate::rules::collection::is_js_runner_config(path)
-                        && (path != "package.json" || mentions_jest)
-                })
-        });
-        if edits_js_runner {
-            change.base_js_files = self.js_files_at(merge_base)?;
-        }
+        self.read_js_runner_configs(merge_base, &mut change)?;
         Ok((Some(base), change))
-    }
-
-    /// Paths of JavaScript/TypeScript files in `commit`'s tree, `node_modules` left out, at
-    /// most [`MAX_BASE_JS_FILES`](crate::changeset::MAX_BASE_JS_FILES).
-    fn js_files_at(&self, commit: Oid) -> Result<Vec<String>, GitError> {
-        let tree = self.repo.find_commit(commit)?.tree()?;
-        let mut files = Vec::new();
-        tree.walk(git2::TreeWalkMode::PreOrder, |dir, entry| {
-            if files.len() >= crate::changeset::MAX_BASE_JS_FILES {
-                return git2::TreeWalkResult::Abort;
-            }
-            let Ok(name) = entry.name() else {
-                return git2::TreeWalkResult::Ok;
-            };
-            match entry.kind() {
-                Some(git2::ObjectType::Tree) if name == "node_modules" => {
-                    git2::TreeWalkResult::Skip
-                }
-                Some(git2::ObjectType::Blob) => {
-                    let path = format!("{dir}{name}");
-                    if crate::rules::collection::is_js_source(&path) {
-                        files.push(path);
-                    }
-                    git2::TreeWalkResult::Ok
-                }
-                _ => git2::TreeWalkResult::Ok,
-            }
-        })
-        .or_else(|error| match error.code() {
-            // The cap was reached: the list is what fits.
-            ErrorCode::User => Ok(()),
-            _ => Err(error),
-        })?;
-        Ok(files)
     }
 
     fn diff_options() -> DiffOptions {

@@ -33,6 +33,9 @@ pub struct Glob {
     source: String,
     program: Program,
     dot: bool,
+    /// No special characters: the pattern matches only itself (compared directly, which
+    /// matters when every file is judged against many project paths).
+    literal: bool,
 }
 
 impl Glob {
@@ -50,10 +53,13 @@ impl Glob {
         } else {
             Program::compile(&parse(&chars, true, true, 0))
         };
+        let literal =
+            !pattern.contains(['*', '?', '[', ']', '{', '}', '(', ')', '!', '+', '@', '\\']);
         Glob {
             source: pattern.to_string(),
             program,
             dot,
+            literal,
         }
     }
 
@@ -64,6 +70,9 @@ impl Glob {
 
     /// Whether the whole of `path` matches.
     pub fn is_match(&self, path: &str) -> bool {
+        if self.literal {
+            return path == self.source && path.chars().count() <= MAX_LEN;
+        }
         let text: Vec<char> = path.chars().collect();
         if text.len() > MAX_LEN {
             return false;

@@ -1,7 +1,7 @@
 //! How the project's test runners collect tests, read from the base revision's configuration:
 //! pytest's `python_files`, `python_functions`, `python_classes` and `testpaths` from the
 //! configuration pytest would use for each file, the nearest one in its directory or above
-//! (see [`pytest`]); jest's and vitest's test file patterns from the root-level configuration
+//! (see [`pytest`]); the JavaScript runners' test file patterns, per package and per project
 //! (see [`js`]). Without a configuration the runner's defaults apply. Read from base, like the
 //! policy, so a change cannot redefine what counts as a test for its own judgement: a pytest
 //! configuration only head has (a sub-project the change creates) can widen head's collection
@@ -20,7 +20,7 @@ pub mod glob;
 pub mod js;
 pub mod pytest;
 
-use js::JsRunner;
+use js::JsCollection;
 pub use pytest::PYTEST_CONFIGS;
 use pytest::{PytestConfig, PytestConfigs, PytestFile};
 
@@ -57,14 +57,10 @@ pub fn runner_config_paths(files: &[FilePair]) -> Vec<String> {
         .collect()
 }
 
-/// Whether `path` is a root-level jest or vitest configuration (`package.json` included, for
-/// its `jest` key).
+/// Whether `path` is a JavaScript runner configuration, at any depth (`package.json`
+/// included, for its `jest`, `mocha` and `ava` keys and scripts).
 pub fn is_js_runner_config(path: &str) -> bool {
-    JEST_CONFIGS
-        .iter()
-        .chain(VITEST_CONFIGS)
-        .chain(&["package.json"])
-        .any(|name| *name == path)
+    js::is_runner_config(path)
 }
 
 /// Whether `path` is a JavaScript or TypeScript source file.
@@ -87,28 +83,20 @@ pub struct Collection {
     pytest_defaults: PytestConfig,
     /// Head's symbolic links inside the repository, by the path they point to.
     links: BTreeMap<String, Vec<String>>,
-    /// The JavaScript runners configured in base (none: the default patterns).
-    js_runners: Vec<JsRunner>,
-    /// Base's root-level runner configurations, as read.
+    /// The JavaScript runners configured in base, per package and project.
+    js: JsCollection,
+    /// Base's runner configurations, as read.
     configs: Vec<(String, String)>,
     /// Base's JavaScript/TypeScript files, when the change edits a jest/vitest configuration.
     base_js_files: Vec<String>,
 }
 
 impl Collection {
-    /// Reads the runners' configurations from `configs` (path and base text): the root-level
-    /// ones of every runner, and pytest's in any directory.
+    /// Reads the runners' configurations from `configs` (path and base text): pytest's and
+    /// the JavaScript runners' in any directory.
     pub fn from_configs(configs: &[(String, String)]) -> Collection {
         Collection {
-            js_runners: [
-                JsRunner::jest(configs),
-                JsRunner::vitest(configs),
-                JsRunner::ava(configs),
-                JsRunner::others(configs),
-            ]
-            .into_iter()
-            .flatten()
-            .collect(),
+            js: JsCollection::from_configs(configs),
             configs: configs.to_vec(),
             pytest: PytestConfigs::read(configs),
             ..Collection::default()
@@ -151,27 +139,19 @@ impl Collection {
     }
 
     /// Base's existing JavaScript/TypeScript test files that base's runners collect and that
-    /// they would no longer collect were the root-level configuration `path` to read `head`
+    /// they would no longer collect were the configuration `path` to read `head`
     /// (`None`: deleted). A narrowed pattern, a new ignore entry or a new configuration that
     /// drops tests shows here, by the runners' own rules.
     pub fn js_tests_dropped(&self, path: &str, head: Option<&str>) -> Vec<&str> {
         if self.base_js_files.is_empty() || !is_js_runner_config(path) {
             return Vec::new();
         }
-        let mut head_configs: Vec<(String, String)> = self
-            .configs
-            .iter()
-            .filter(|(name, _)| name != path)
-            .cloned()
-            .collect();
-        if let Some(head) = head {
-            head_configs.push((path.to_string(), head.to_string()));
-        }
-        let after = Collection::from_configs(&head_configs);
+        let (after, reach) = self.js.replacing(&self.configs, path, head);
         self.base_js_files
             .iter()
             .map(String::as_str)
-            .filter(|file| self.js_file(file) && !after.js_file(file))
+            .filter(|file| reach.is_empty() || file.starts_with(&format!("{reach}/")))
+            .filter(|file| self.js.collects(file) && !after.collects(file))
             .collect()
     }
 
@@ -212,26 +192,16 @@ impl Collection {
         }
     }
 
-    /// Whether jest or vitest collects tests from the JavaScript/TypeScript file at `path`:
-    /// either runner configured in base, else the default patterns.
+    /// Whether a JavaScript runner collects tests from the file at `path`, by base's
+    /// configurations (see [`js`]), else the default patterns.
     pub fn js_file(&self, path: &str) -> bool {
-        if self.js_runners.is_empty() {
-            return js::default_test_file(path);
-        }
-        self.js_runners.iter().any(|runner| runner.collects(path))
+        self.js.collects(path)
     }
 
     /// Why a JavaScript/TypeScript file at `path` is not a test file, naming the patterns
     /// (for messages).
     pub fn js_file_patterns(&self, path: &str) -> String {
-        if self.js_runners.is_empty() {
-            return format!("default patterns: {}", js::DEFAULT_PATTERNS);
-        }
-        self.js_runners
-            .iter()
-            .filter_map(|runner| runner.reason(path))
-            .collect::<Vec<_>>()
-            .join("; ")
+        self.js.reason(path).unwrap_or_default()
     }
 }
 

@@ -267,7 +267,7 @@ fn literal(node: tree_sitter::Node<'_>, source: &str) -> Option<String> {
 }
 
 /// The value of a JavaScript string literal's body: `\\.` is `\.`, `\'` is `'`.
-fn unescape_js(body: &str) -> String {
+pub fn unescape_js(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     let mut chars = body.chars();
     while let Some(c) = chars.next() {

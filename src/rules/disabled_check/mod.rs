@@ -19,9 +19,8 @@ mod config_text;
 mod directives;
 mod runner_config;
 
-pub(crate) use runner_config::{
-    JEST_CONFIGS, RunnerSetting, VITEST_CONFIGS, jest_settings, pytest_settings, vitest_settings,
-};
+pub(crate) use config_text::{jsonc, unescape_js, yaml};
+pub(crate) use runner_config::{JEST_CONFIGS, VITEST_CONFIGS, pytest_settings};
 mod scripts;
 mod statement;
 mod suppressions;
@@ -58,9 +57,11 @@ declare_rule! {
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
     ///   `testMatch`/`testRegex`; vitest `test.exclude`/narrowed `test.include`; Cargo
     ///   `[[test]] test = false`, `autotests = false`. The message names what is excluded.
-    ///   A jest or vitest edit (narrowed `testMatch`/`testRegex`/`include`, a new ignore or
-    ///   exclude pattern, a new root-level configuration) that stops collecting test files base
-    ///   already has is an error naming how many and which; one that drops none is a warning.
+    ///   A JavaScript runner edit at any depth (narrowed `testMatch`/`testRegex`/`include`, a
+    ///   new ignore or exclude pattern, a new configuration in a package) that stops collecting
+    ///   test files base already has is an error naming how many and which; one that drops none
+    ///   is a warning, except a vitest project's `exclude` of a folder another project's
+    ///   `include` still reaches (the tests move, they are not dropped).
     /// - Test harness code that switches the run off: a conftest.py
     ///   `pytest_collection_modifyitems` hook that marks every collected item skip/xfail in a
     ///   loop or empties `items` (`items[:] = []`, `items.clear()`) is an error (a warning when

@@ -5,7 +5,9 @@
 //! Messages name what is excluded. Excluding one named test or test file is an error; a
 //! directory, glob or marker expression is a warning, unless the jest/vitest edit stops
 //! collecting test files that base has (judged by the runner's own rules over base's files):
-//! then it is an error that names them.
+//! then it is an error that names them. With several vitest projects, a project's new
+//! `exclude` of a folder that another project's `include` still reaches is not reported when
+//! no existing test file is left to no project.
 
 use super::config_text::{at, ini, js_settings, jsonc, shell_words, string_list, toml};
 use super::{Output, file_name, locate, locate_key, push};
@@ -41,7 +43,22 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     });
     let vitest = vitest_settings(name, base).zip(vitest_settings(name, head));
     let vitest_reported = vitest.is_some_and(|(before, after)| {
-        let (before, after) = (vitest_values(before), vitest_values(after));
+        let (mut before, after) = (vitest_values(before), vitest_values(after));
+        // Several projects: an exclusion another project still covers moves the files, it
+        // does not drop them, unless existing test files end up collected by none.
+        if dropped.is_empty()
+            && let Some(projects) = crate::rules::collection::js::vitest_projects(path, head)
+            && let Some(excluded) = after.get("exclude")
+        {
+            let covered = excluded
+                .iter()
+                .filter(|item| excluded_elsewhere(item, &projects))
+                .cloned();
+            before
+                .entry("exclude".to_string())
+                .or_default()
+                .extend(covered);
+        }
         compare_runner(context, out, "vitest", &before, &after, head, &dropped)
     });
     if !jest_reported && !vitest_reported {
@@ -452,6 +469,71 @@ fn vitest_values(settings: Vec<RunnerSetting>) -> Merged {
             .extend(setting.values);
     }
     merged
+}
+
+/// Whether the exclusion `item` of some of `projects` leaves the folder it names to another
+/// project whose `include` reaches into it (and that does not exclude it too).
+fn excluded_elsewhere(item: &str, projects: &[crate::rules::collection::js::JsRunner]) -> bool {
+    use crate::rules::collection::js::runner::{Ignore, relative_glob};
+    let item = relative_glob(item);
+    let excludes = |runner: &crate::rules::collection::js::JsRunner| {
+        runner
+            .ignore
+            .iter()
+            .any(|ignore| matches!(ignore, Ignore::Glob { glob, .. } if glob.as_str() == item))
+    };
+    let owners: Vec<_> = projects.iter().filter(|runner| excludes(runner)).collect();
+    !owners.is_empty()
+        && owners.iter().all(|owner| {
+            let folder = joined(&owner.base, &static_prefix(&item));
+            projects
+                .iter()
+                .filter(|other| !excludes(other))
+                .any(|other| {
+                    include_prefixes(other)
+                        .iter()
+                        .any(|prefix| overlaps(prefix, &folder))
+                })
+        })
+}
+
+/// The folders a project's `include` globs start from (its base for the defaults).
+fn include_prefixes(runner: &crate::rules::collection::js::JsRunner) -> Vec<String> {
+    match &runner.matching {
+        None => vec![runner.base.clone()],
+        Some(matching) => matching
+            .globs
+            .iter()
+            .filter(|(_, negated)| !negated)
+            .map(|(glob, _)| joined(&runner.base, &static_prefix(glob.as_str())))
+            .collect(),
+    }
+}
+
+/// The leading path segments of a glob that hold no glob characters.
+fn static_prefix(glob: &str) -> String {
+    glob.split('/')
+        .take_while(|part| !part.contains(['*', '?', '[', '{', '(', '!', '+', '@']))
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn joined(dir: &str, relative: &str) -> String {
+    match (dir.is_empty(), relative.is_empty()) {
+        (true, _) => relative.to_string(),
+        (_, true) => dir.to_string(),
+        _ => format!("{dir}/{relative}"),
+    }
+}
+
+/// Whether two folders overlap: one holds the other.
+fn overlaps(a: &str, b: &str) -> bool {
+    let holds = |outer: &str, inner: &str| {
+        outer.is_empty()
+            || inner == outer
+            || inner.starts_with(outer) && inner.as_bytes().get(outer.len()) == Some(&b'/')
+    };
+    holds(a, b) || holds(b, a)
 }
 
 /// Reports added ignore/exclude patterns and removed match/include patterns; errors when the

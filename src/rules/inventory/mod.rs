@@ -76,8 +76,9 @@ impl Test {
 }
 
 /// Whether the runner collects tests from `path` on `side`: pytest `python_files` and
-/// `testpaths` of the configuration nearest to it, jest `testMatch`/`testRegex`/`roots`/ignore
-/// patterns and vitest `include`/`exclude`/`dir`, else the runners' default patterns.
+/// `testpaths` of the configuration nearest to it, the nearest JavaScript runner
+/// configurations and their projects (jest, vitest, ava, playwright, mocha), else the runners'
+/// default patterns.
 pub fn is_test_file(path: &str, side: Side, language: Language, collection: &Collection) -> bool {
     match language {
         Language::Python => collection.pytest(path, side).collects_file(),
