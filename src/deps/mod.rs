@@ -510,10 +510,20 @@ fn compare_unfiltered(
         if before.is_some_and(|b| b.command.trim() == script.command.trim()) {
             continue;
         }
-        let Some((severity, suffix)) = script_severity(ownership, head_x.private, &script.command)
+        let Some((mut severity, suffix)) =
+            script_severity(ownership, head_x.private, &script.command)
         else {
             continue;
         };
+        let mut suffix = suffix.to_string();
+        // `cf-typegen` → `WRANGLER_LOG=warn npm run --silent cf-typegen`: the hook already ran
+        // this command on every install.
+        if before.is_some_and(|b| same_command_but_quieter(&b.command, &script.command)) {
+            severity = severity.min(Severity::Warning);
+            suffix = format!(
+                "{suffix} (the command it ran before, with other environment settings or flags)"
+            );
+        }
         let message = format!(
             "{} `{}` script in {file}: `{}` runs on every install{suffix}",
             if before.is_some() { "changed" } else { "new" },
@@ -663,6 +673,58 @@ fn file_label(path: &str) -> &str {
 fn shorten(s: &str) -> String {
     let one_line = s.split_whitespace().collect::<Vec<_>>().join(" ");
     crate::secrets::shorten_redacted(&one_line, 80, "...")
+}
+
+/// Whether `after` runs the same command words as `before`, only with environment
+/// assignments or flags added or removed (`WRANGLER_LOG=warn npm run --silent x` for
+/// `npm run x`). Not when an assignment or flag can load other code (`NODE_OPTIONS=..`,
+/// `--require=..`, `-e`).
+fn same_command_but_quieter(before: &str, after: &str) -> bool {
+    const LOADS_CODE: &[&str] = &[
+        "NODE_OPTIONS",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "DYLD_INSERT_LIBRARIES",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "BASH_ENV",
+        "ENV",
+        "PERL5OPT",
+        "RUBYOPT",
+        "PATH",
+        "--require",
+        "-r",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "-e",
+        "--eval",
+        "-c",
+        "--config",
+    ];
+    let words = |command: &str| -> Option<Vec<String>> {
+        let mut kept = Vec::new();
+        for word in command.split_whitespace() {
+            let name = word.split('=').next().unwrap_or(word);
+            let assignment = word.contains('=')
+                && !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            if assignment || word.starts_with('-') {
+                if LOADS_CODE.contains(&name) {
+                    return None;
+                }
+                continue;
+            }
+            kept.push(word.to_string());
+        }
+        Some(kept)
+    };
+    match (words(before), words(after)) {
+        (Some(before), Some(after)) => !after.is_empty() && before == after,
+        _ => false,
+    }
 }
 
 fn normalise_url(u: &str) -> String {

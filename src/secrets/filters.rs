@@ -304,6 +304,11 @@ const TRIVIAL_PASSWORDS: &[&str] = &[
 
 /// The password half of `user:password` (URLs, curl) is a plausible credential.
 pub fn plausible_password(user: &str, password: &str, min_entropy: f32) -> bool {
+    // GitHub's `https://<token>:x-oauth-basic@github.com`: the fixed password says the
+    // credential is the user part.
+    if password.eq_ignore_ascii_case("x-oauth-basic") {
+        return user != password && plausible_password("", user, min_entropy);
+    }
     if password.len() < 3 || password.eq_ignore_ascii_case(user) {
         return false;
     }

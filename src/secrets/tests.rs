@@ -190,6 +190,11 @@ fn evasive_variants_are_still_caught() {
             "https://oauth2:glpat-{w:20}@gitlab.com/g/p.git",
             "gitlab-pat",
         ),
+        // GitHub's `<token>:x-oauth-basic`: the user part is the credential.
+        (
+            "git+https://{A:32}:x-oauth-basic@github.com/foo/bar.git",
+            "credentialed-url",
+        ),
     ];
     for (t, want) in cases {
         let line = expand(t);
@@ -222,6 +227,7 @@ fn placeholders_references_hashes_and_uuids_are_not_flagged() {
         "secret = getSecret(\"name\")",
         "let key = map.get(&k);",
         "for token in tokens:",
+        "let url = \"git+https://hunter2:x-oauth-basic@github.com/foo/bar.git\";",
         "resolved \"https://registry.yarnpkg.com/js-tokens/-/js-tokens-4.0.0.tgz#{h:40}\"",
     ];
     for t in silent {
