@@ -88,6 +88,8 @@ declare_rule! {
     ///   `assert.deepEqual(parts, [..])`), unless the expected value holds a wildcard (`ANY`).
     /// - Rust: `assert!(!out.err.contains(".."))` or `assert!(!out.out.contains("error"))`
     ///   dropped from a test that now returns `Result` (see below).
+    /// - Call checks on a mock (`toHaveBeenCalledWith(a)`, `toHaveBeenCalledTimes(2)`) next to
+    ///   an exact check of all its calls (`expect(fn.mock.calls).toEqual([[a], [b]])`).
     /// - `assertIn(a, b)` → `assertTrue(any(a in m for m in b))`: `assertTrue(cond)` is as
     ///   strong as its condition.
     /// - Custom matchers with a literal subject (`expect('text').toHaveBeenWarned()`, any
@@ -739,9 +741,29 @@ fn implied_by(other: &Assertion, part: &Assertion) -> bool {
         && other.family == Family::Check
         && other.strength >= 2
         && (pins_whole_value_of(other, part)
+            || pins_every_call_of(other, part)
             || dereferences(other, part)
             || pins_length_beyond(other, part)
             || pins_the_literals_of(other, part))
+}
+
+/// `expect(fn.mock.calls).toEqual([[a], [b]])` pins every call of the mock, so
+/// `expect(fn).toHaveBeenCalledWith(a)`, `toHaveBeenCalledTimes(2)` and the like are implied.
+fn pins_every_call_of(whole: &Assertion, part: &Assertion) -> bool {
+    let (Some((outer, matcher)), Some((inner, called))) =
+        (expect_parts(&whole.norm), expect_parts(&part.norm))
+    else {
+        return false;
+    };
+    let exact = [".toEqual(", ".toStrictEqual(", ".toMatchInlineSnapshot("]
+        .iter()
+        .any(|name| matcher.starts_with(name));
+    exact
+        && !matcher.contains("expect.")
+        && outer.strip_suffix(".mock.calls") == Some(inner)
+        && (called.starts_with(".toHaveBeenCalled")
+            || called.starts_with(".toHaveBeenLastCalledWith")
+            || called.starts_with(".toHaveBeenNthCalledWith"))
 }
 
 /// Whether a check that a text holds (or lacks) some strings (`assert!(out.contains("moe"))`,
