@@ -171,15 +171,7 @@ fn runner(settings: &Literal, dir: &str, root: &str, label: String) -> JsRunner 
 
 #[cfg(test)]
 mod tests {
-    use super::super::JsCollection;
-
-    fn collection(files: &[(&str, &str)]) -> JsCollection {
-        let configs: Vec<(String, String)> = files
-            .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
-            .collect();
-        JsCollection::from_configs(&configs)
-    }
+    use super::super::tests::collection;
 
     #[test]
     fn test_match_replaces_the_defaults() {

@@ -328,15 +328,7 @@ fn spec_glob(entry: &str, extensions: &[String], recursive: bool) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::JsCollection;
-
-    fn collection(files: &[(&str, &str)]) -> JsCollection {
-        let configs: Vec<(String, String)> = files
-            .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
-            .collect();
-        JsCollection::from_configs(&configs)
-    }
+    use super::super::tests::collection;
 
     #[test]
     fn ava_from_package_json() {

@@ -1,6 +1,8 @@
 use super::*;
 
-fn collection(files: &[(&str, &str)]) -> JsCollection {
+/// The collection read from `files` (path, base text), for this module's tests and its
+/// siblings'.
+pub(super) fn collection(files: &[(&str, &str)]) -> JsCollection {
     let configs: Vec<(String, String)> = files
         .iter()
         .map(|(name, text)| (name.to_string(), text.to_string()))

@@ -214,15 +214,7 @@ pub fn projects_of(path: &str, text: &str) -> Option<Vec<JsRunner>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::JsCollection;
-
-    fn collection(files: &[(&str, &str)]) -> JsCollection {
-        let configs: Vec<(String, String)> = files
-            .iter()
-            .map(|(name, text)| (name.to_string(), text.to_string()))
-            .collect();
-        JsCollection::from_configs(&configs)
-    }
+    use super::super::tests::collection;
 
     #[test]
     fn include_exclude_and_dir() {
