@@ -9,6 +9,14 @@ use crate::finding::{Finding, Side};
 use crate::rules::{Candidate, Rule};
 use std::collections::HashMap;
 
+/// What makes findings alike: rule, side, severity and confidence.
+type Alike = (
+    &'static str,
+    Side,
+    crate::finding::Severity,
+    crate::finding::Confidence,
+);
+
 /// More findings than this of one rule on one line (and side) become one finding.
 pub const MAX_REPEATS_PER_LINE: usize = 10;
 
@@ -20,13 +28,7 @@ pub const MAX_ALIKE_PER_FILE: usize = 5;
 /// names the others: by name where the rule's keys are tests ([`Rule::group`]), else by line.
 /// A test file emptied by a refactor is one finding listing its tests, not forty.
 pub fn aggregate(findings: Vec<(&'static Rule, String, Finding)>) -> Vec<Finding> {
-    type Group = (
-        &'static str,
-        Side,
-        crate::finding::Severity,
-        crate::finding::Confidence,
-    );
-    let mut groups: HashMap<Group, Vec<usize>> = HashMap::new();
+    let mut groups: HashMap<Alike, Vec<usize>> = HashMap::new();
     for (index, (rule, _, finding)) in findings.iter().enumerate() {
         groups
             .entry((rule.id, finding.side, finding.severity, finding.confidence))
@@ -197,13 +199,7 @@ const FLOOD_PRONE: &[&str] = &["disabled-check", "weakened-coverage", "new-depen
 /// that share side, severity and confidence into its first (by path and line), whose message
 /// then counts the others and names where the first few are. `findings` is sorted.
 pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
-    type Group = (
-        &'static str,
-        Side,
-        crate::finding::Severity,
-        crate::finding::Confidence,
-    );
-    let mut groups: HashMap<Group, Vec<usize>> = HashMap::new();
+    let mut groups: HashMap<Alike, Vec<usize>> = HashMap::new();
     for (index, finding) in findings.iter().enumerate() {
         if FLOOD_PRONE.contains(&finding.rule) {
             groups

@@ -297,17 +297,7 @@ fn join(dir: &str, relative: &str) -> Option<String> {
     if relative.starts_with('/') || relative.starts_with('~') {
         return None;
     }
-    let mut parts: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
-    for part in relative.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            _ => parts.push(part),
-        }
-    }
-    Some(parts.join("/"))
+    crate::changeset::join_relative(dir, &relative)
 }
 
 /// The declaring files of one change, on both sides, and the ownership judgement over them.
