@@ -139,19 +139,29 @@ impl Collection {
     }
 
     /// Base's existing JavaScript/TypeScript test files that base's runners collect and that
-    /// they would no longer collect were the configuration `path` to read `head`
-    /// (`None`: deleted). A narrowed pattern, a new ignore entry or a new configuration that
+    /// they would no longer collect were the configuration `path`, reading `base` there
+    /// (`None`: new), to read `head` (`None`: deleted). A narrowed pattern, a new ignore entry or a new configuration that
     /// drops tests shows here, by the runners' own rules.
-    pub fn js_tests_dropped(&self, path: &str, head: Option<&str>) -> Vec<&str> {
+    pub fn js_tests_dropped(
+        &self,
+        path: &str,
+        base: Option<&str>,
+        head: Option<&str>,
+    ) -> Vec<&str> {
         if self.base_js_files.is_empty() || !is_js_runner_config(path) {
             return Vec::new();
         }
+        // Both sides read the same way, from the file's own base text (`base`): base's whole
+        // collection may not hold this configuration (past the cap on configurations read,
+        // TanStack/router 65f7b7f791), and comparing it with a fresh reading of head would
+        // report the difference between the two readings.
+        let (before, _) = self.js.replacing(&self.configs, path, base);
         let (after, reach) = self.js.replacing(&self.configs, path, head);
         self.base_js_files
             .iter()
             .map(String::as_str)
             .filter(|file| reach.is_empty() || file.starts_with(&format!("{reach}/")))
-            .filter(|file| self.js.collects(file) && !after.collects(file))
+            .filter(|file| before.collects(file) && !after.collects(file))
             .collect()
     }
 
@@ -403,26 +413,39 @@ mod tests {
             .with_base_js_files(&files);
         let narrowed = "module.exports = { testMatch: ['**/smoke/*.test.js'] };";
         assert_eq!(
-            collection.js_tests_dropped("jest.config.js", Some(narrowed)),
+            collection.js_tests_dropped("jest.config.js", Some(base), Some(narrowed)),
             ["src/a.test.js"]
         );
         let widened = "module.exports = { testMatch: ['**/*.test.js', '**/*.spec.js'] };";
         assert!(
             collection
-                .js_tests_dropped("jest.config.js", Some(widened))
+                .js_tests_dropped("jest.config.js", Some(base), Some(widened))
                 .is_empty()
         );
         // A new vitest configuration: jest still collects every file.
         let vitest = "export default { test: { include: ['src/smoke/**/*.test.js'] } };";
         assert!(
             collection
-                .js_tests_dropped("vitest.config.js", Some(vitest))
+                .js_tests_dropped("vitest.config.js", None, Some(vitest))
+                .is_empty()
+        );
+        // A configuration base's collection never read (past the cap on configurations):
+        // both sides are read from its own texts, so an unrelated edit drops nothing.
+        let package = "export default { test: { include: ['**/*.test.js'] } };";
+        let edited = "export default { test: { include: ['**/*.test.js'] }, build: {} };";
+        let unread = Collection::default().with_base_js_files(&[
+            "pkg/tests/fixtures/manifest.js".to_string(),
+            "pkg/src/a.test.js".to_string(),
+        ]);
+        assert!(
+            unread
+                .js_tests_dropped("pkg/vitest.config.js", Some(package), Some(edited))
                 .is_empty()
         );
         // Without any runner configuration, a new narrow one drops what the defaults collected.
         let defaults = Collection::default().with_base_js_files(&files);
         assert_eq!(
-            defaults.js_tests_dropped("vitest.config.js", Some(vitest)),
+            defaults.js_tests_dropped("vitest.config.js", None, Some(vitest)),
             ["src/a.test.js"]
         );
     }

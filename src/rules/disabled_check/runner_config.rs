@@ -23,7 +23,10 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(head) = context.side(Side::Head).map(|side| side.text) else {
         return;
     };
-    let dropped = context.collection.js_tests_dropped(path, Some(head));
+    let base_text = context.side(Side::Base).map(|side| side.text);
+    let dropped = context
+        .collection
+        .js_tests_dropped(path, base_text, Some(head));
     // A new file excludes nothing that ran before, unless it drops existing tests.
     let Some(base) = context.side(Side::Base).map(|side| side.text) else {
         report_dropped(context, out, &dropped, head);
