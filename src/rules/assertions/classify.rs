@@ -18,7 +18,8 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
         debug_only: false,
         dead: false,
         arm: None,
-        via: None,
+        via: Vec::new(),
+        known_failure: false,
         line,
     };
     match (language, kind) {
@@ -559,7 +560,12 @@ fn context(norm: &str, assertion: &mut Assertion) {
 fn rust(norm: &str, kind: &str, assertion: &mut Assertion) {
     if kind == "raises" {
         assertion.family = Family::Raises;
-        assertion.strength = if norm.contains("expected") { 3 } else { 1 };
+        // `#[should_panic = "msg"]` is the short form of `expected = "msg"`.
+        assertion.strength = if norm.contains("expected") || norm.starts_with("#[should_panic=") {
+            3
+        } else {
+            1
+        };
         return;
     }
     let name = norm.split('!').next().unwrap_or_default();

@@ -1,8 +1,9 @@
 //! The assertions of each test on one side of a file, each classified by strength.
 //!
 //! Built on the shared `assertions` query. A test's assertions are the ones inside its node,
-//! plus those of same-file helper functions it calls (one level), so assertions refactored into
-//! a helper that is still called keep counting. Strength is read from the assertion's text:
+//! plus those of same-file helper functions it calls, followed from helper to helper up to
+//! [`HELPER_DEPTH`] calls deep, so assertions refactored into a helper (or a helper of a helper)
+//! that is still called keep counting. Strength is read from the assertion's text:
 //! 0 trivially true (`assert True`, `t.pass()`, `t.is(x, x)`), 1 weak (truthiness, not-null,
 //! `toHaveBeenCalled()`, `toThrow()`/`t.throws(fn)` without a message), 2 exact, 3 for a raise
 //! check that also pins the message.
@@ -13,7 +14,8 @@
 //! unittest `self.assert*`, `pytest.raises`/`warns`; Rust assertion macros including
 //! `debug_assert*!` (counted: the test profile keeps debug assertions on), approx macros with
 //! their `epsilon`, `assert_approx_eq!`'s third argument, and `prop_assert*!` inside
-//! `proptest!` token trees; `#[should_panic(expected = ..)]`.
+//! `proptest!` token trees; `#[should_panic(expected = ..)]`, and a bare `#[should_panic]`
+//! marked as a known failure by a comment next to it.
 //!
 //! An assertion inside an `if` that never runs (`if (false)`, `if False:`, `if false`, the
 //! `else` of a true literal) is marked `dead` and does not count. An assertion wrapped in a
@@ -27,6 +29,7 @@ use std::collections::HashMap;
 
 mod classify;
 
+use crate::rules::inventory::squash;
 use classify::classify;
 
 /// What an assertion checks, for pairing removed ones with added ones.
@@ -64,25 +67,77 @@ pub struct Assertion {
     /// start byte): only one arm runs, so a test's checks count once per `if`, by its largest
     /// arm.
     pub arm: Option<(usize, usize)>,
-    /// The same-file helper it was counted through (`assert_response(r)` calls a helper
-    /// defined in the file), when not written in the test itself.
-    pub via: Option<String>,
+    /// The same-file helpers it was counted through, from the one the test calls to the one
+    /// that holds it (`check(..)` calls `build(..)`, which asserts); empty when written in the
+    /// test itself.
+    pub via: Vec<String>,
+    /// A bare `#[should_panic]` that a comment next to it calls a known failure (`// FIXME`):
+    /// it marks a test expected to fail, so dropping it makes the test stricter, not weaker.
+    pub known_failure: bool,
     /// 1-based line (in its side's file).
     pub line: u32,
 }
 
-/// Assertions per test key (cases of one test share them), for the collected tests given, and
-/// the names of the same-file helpers whose assertions were counted.
-pub fn by_test(
-    context: &FileContext<'_>,
-    side: Side,
-    tests: &[&Test],
-) -> (HashMap<String, Vec<Assertion>>, Vec<String>) {
-    let mut out: HashMap<String, Vec<Assertion>> = HashMap::new();
+/// How many helper calls deep a test's checks are followed: test → `a` → `b` → `c`. Deeper
+/// chains are rare; past the bound the test's count is marked uncertain instead of guessed.
+pub const HELPER_DEPTH: usize = 3;
+
+/// At most this many assertions are gathered for one test through its helpers, and at most this
+/// many helper calls followed, so helpers that call each other many times over cannot multiply
+/// the work. Past either, the test is cut like a chain past [`HELPER_DEPTH`].
+const MAX_GATHERED: usize = 2_000;
+const MAX_FOLLOWED: usize = 2_000;
+
+/// The assertions of the tests asked about on one side of a file, and the file's helpers.
+#[derive(Default)]
+pub struct Checks {
+    /// Per test key (cases of one test share them).
+    pub by_test: HashMap<String, TestChecks>,
+    /// Same-file functions outside the tests, with or without checks of their own, by name:
+    /// their text (same-named ones joined). Where a helper went when a test still calls it.
+    pub functions: HashMap<String, String>,
+}
+
+/// One test's assertions: its own and those of the same-file helpers it calls.
+#[derive(Clone, Debug, Default)]
+pub struct TestChecks {
+    pub assertions: Vec<Assertion>,
+    /// Where the helpers went deeper than [`HELPER_DEPTH`] (or past the work bound) and were not
+    /// followed.
+    pub past_depth: Option<PastDepth>,
+}
+
+/// Helpers a test reaches only through more than [`HELPER_DEPTH`] calls.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PastDepth {
+    /// The first chain cut: the helpers from the test down to the one not followed.
+    pub chain: Vec<String>,
+    /// The helper at the cut and every function reachable past it, by name, with its text
+    /// squashed: if both sides hold the same, the uncounted checks are the same on both.
+    pub functions: std::collections::BTreeMap<String, String>,
+}
+
+/// One same-file function outside the tests.
+struct Function {
+    name: String,
+    range: std::ops::Range<usize>,
+    /// The assertions written inside it.
+    own: Vec<Assertion>,
+    /// The same-file functions it calls, with how many times.
+    callees: Vec<(usize, usize)>,
+    /// Whether any assertion is reachable from it (its own or through what it calls).
+    checks: bool,
+}
+
+/// The assertions of the collected tests given, on one side of the file: those written in each
+/// test, plus those of the same-file helpers it calls, followed from helper to helper up to
+/// [`HELPER_DEPTH`] calls deep (each function once per chain, so recursion ends).
+pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks {
+    let mut out = Checks::default();
     let (Some(language), Some(text), Some(parsed)) =
         (context.language, context.side(side), context.parsed(side))
     else {
-        return (out, Vec::new());
+        return out;
     };
     let source = text.text;
     let root = parsed.tree.root_node();
@@ -151,6 +206,10 @@ pub fn by_test(
         let mut assertion = classify(snippet, kind, language, line);
         assertion.dead = in_dead_branch(root, range.clone(), source);
         assertion.arm = branch_arm(root, range.clone());
+        if kind == "raises" && language == Language::Rust {
+            assertion.known_failure = assertion.norm == "#[should_panic]"
+                && known_failure_note(root, range.clone(), source);
+        }
         found.push((range, anchor, assertion));
     }
     found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
@@ -170,39 +229,317 @@ pub fn by_test(
             .map(|(_, _, assertion)| assertion.clone())
             .collect()
     };
-    // Helpers: same-file functions with assertions that are neither tests nor nested inside a
-    // test (a route handler defined in a test already counts where it stands, and its name,
-    // such as `get`, says nothing about other tests that call `client.get(..)`).
-    let helpers: Vec<(String, Vec<Assertion>)> = functions
+    // Helpers: same-file functions that are neither tests nor nested inside a test (a route
+    // handler defined in a test already counts where it stands, and its name, such as `get`,
+    // says nothing about other tests that call `client.get(..)`). In a Rust source file, only
+    // test code: a `debug_assert!` in the code under test is not one of the test's checks, and
+    // an edit to it is not a change to the tests.
+    let rust_source = language == Language::Rust && !rust_test_file(context.pair.path());
+    let mut helpers: Vec<Function> = functions
         .iter()
-        .filter(|(_, range)| {
-            !tests.iter().any(|test| {
-                test.byte_range.start <= range.start && range.end <= test.byte_range.end
-            })
+        .filter(|(name, range)| {
+            !name.is_empty()
+                && !tests.iter().any(|test| {
+                    test.byte_range.start <= range.start && range.end <= test.byte_range.end
+                })
+                && (!rust_source || in_test_code(root, range.clone(), source))
         })
-        .map(|(name, range)| (name.clone(), inside(range)))
-        .filter(|(name, list)| !list.is_empty() && !name.is_empty())
+        .map(|(name, range)| Function {
+            name: name.clone(),
+            range: range.clone(),
+            own: inside(range),
+            callees: Vec::new(),
+            checks: false,
+        })
         .collect();
+    link_helpers(&mut helpers, root, source);
+    for helper in &helpers {
+        let text = source.get(helper.range.clone()).unwrap_or_default();
+        out.functions
+            .entry(helper.name.clone())
+            .and_modify(|joined| joined.push_str(text))
+            .or_insert_with(|| text.to_string());
+    }
+    let checking: Vec<usize> = (0..helpers.len()).filter(|i| helpers[*i].checks).collect();
     for test in tests {
-        if out.contains_key(&test.key) {
+        if out.by_test.contains_key(&test.key) {
             continue;
         }
-        let mut list = inside(&test.byte_range);
         let body = source.get(test.byte_range.clone()).unwrap_or_default();
         let implementations = passed_implementations(root, test, source);
-        for (name, assertions) in &helpers {
-            let uses = calls(body, name) + implementations.iter().filter(|i| *i == name).count();
-            for _ in 0..uses {
-                list.extend(assertions.iter().map(|assertion| Assertion {
-                    via: Some(name.clone()),
-                    ..assertion.clone()
-                }));
+        let words = identifiers(body);
+        let mut gathered = Gathered {
+            assertions: inside(&test.byte_range),
+            followed: 0,
+            cut: None,
+        };
+        for &index in &checking {
+            let name = helpers[index].name.as_str();
+            if !words.contains(name) {
+                continue;
+            }
+            let uses = calls(body, name) + implementations.iter().filter(|i| **i == name).count();
+            if uses > 0 {
+                gathered.follow(&helpers, index, uses, &mut vec![index]);
             }
         }
-        out.insert(test.key.clone(), list);
+        let past_depth = gathered.cut.map(|(chain, reached)| PastDepth {
+            chain: chain.iter().map(|i| helpers[*i].name.clone()).collect(),
+            functions: reached.iter().fold(Default::default(), |mut map, i| {
+                let text = source.get(helpers[*i].range.clone()).unwrap_or_default();
+                map.entry(helpers[*i].name.clone())
+                    .and_modify(|joined: &mut String| joined.push_str(&squash(text)))
+                    .or_insert_with(|| squash(text));
+                map
+            }),
+        });
+        out.by_test.insert(
+            test.key.clone(),
+            TestChecks {
+                assertions: gathered.assertions,
+                past_depth,
+            },
+        );
     }
-    let names = helpers.into_iter().map(|(name, _)| name).collect();
-    (out, names)
+    out
+}
+
+/// A test's assertions gathered through its helpers, and where the gathering stopped short.
+struct Gathered {
+    assertions: Vec<Assertion>,
+    /// Helper calls followed so far.
+    followed: usize,
+    /// The first chain cut (test → .. → the helper not followed) and the helpers at or past
+    /// every cut.
+    cut: Option<(Vec<usize>, std::collections::BTreeSet<usize>)>,
+}
+
+impl Gathered {
+    /// Add the assertions of `helpers[index]`, called `times` times at the end of `chain`, and
+    /// follow what it calls while the chain is shorter than [`HELPER_DEPTH`].
+    fn follow(&mut self, helpers: &[Function], index: usize, times: usize, chain: &mut Vec<usize>) {
+        let helper = &helpers[index];
+        self.followed += 1;
+        let room = MAX_GATHERED.saturating_sub(self.assertions.len());
+        let copies = times.min(room.checked_div(helper.own.len()).unwrap_or(times));
+        if copies < times {
+            self.stop(helpers, chain, index);
+        }
+        let via: Vec<String> = chain.iter().map(|i| helpers[*i].name.clone()).collect();
+        for _ in 0..copies {
+            self.assertions
+                .extend(helper.own.iter().map(|assertion| Assertion {
+                    via: via.clone(),
+                    ..assertion.clone()
+                }));
+        }
+        for &(callee, count) in &helper.callees {
+            if !helpers[callee].checks || chain.contains(&callee) {
+                continue;
+            }
+            chain.push(callee);
+            if chain.len() > HELPER_DEPTH
+                || self.assertions.len() >= MAX_GATHERED
+                || self.followed >= MAX_FOLLOWED
+            {
+                self.stop(helpers, chain, index);
+            } else {
+                self.follow(helpers, callee, times.saturating_mul(count), chain);
+            }
+            chain.pop();
+        }
+    }
+
+    /// Remember that `chain` was cut after `at`: `at` and everything reachable past it.
+    fn stop(&mut self, helpers: &[Function], chain: &[usize], at: usize) {
+        let (_, reached) = self
+            .cut
+            .get_or_insert_with(|| (chain.to_vec(), Default::default()));
+        let mut queue = vec![at];
+        while let Some(index) = queue.pop() {
+            if reached.insert(index) {
+                queue.extend(helpers[index].callees.iter().map(|(callee, _)| *callee));
+            }
+        }
+    }
+}
+
+/// Fill in which same-file functions each helper calls, and which helpers reach an assertion.
+fn link_helpers(helpers: &mut [Function], root: tree_sitter::Node<'_>, source: &str) {
+    for index in 0..helpers.len() {
+        let body = function_body(root, helpers[index].range.clone(), source);
+        let words = identifiers(body);
+        let range = helpers[index].range.clone();
+        let callees: Vec<(usize, usize)> = helpers
+            .iter()
+            .enumerate()
+            .filter(|(other, callee)| {
+                *other != index
+                    && words.contains(callee.name.as_str())
+                    // Nested functions already count where they stand, and calling the
+                    // function one is nested in is recursion.
+                    && !(range.start <= callee.range.start && callee.range.end <= range.end)
+                    && !(callee.range.start <= range.start && range.end <= callee.range.end)
+            })
+            .map(|(other, callee)| (other, calls(body, &callee.name)))
+            .filter(|(_, count)| *count > 0)
+            .collect();
+        helpers[index].callees = callees;
+    }
+    // Which helpers reach an assertion: those with their own, then their callers, each once.
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); helpers.len()];
+    for (index, helper) in helpers.iter().enumerate() {
+        for (callee, _) in &helper.callees {
+            callers[*callee].push(index);
+        }
+    }
+    let mut queue: Vec<usize> = (0..helpers.len())
+        .filter(|index| !helpers[*index].own.is_empty())
+        .collect();
+    while let Some(index) = queue.pop() {
+        if std::mem::replace(&mut helpers[index].checks, true) {
+            continue;
+        }
+        queue.extend(callers[index].iter().copied());
+    }
+}
+
+/// Whether a Rust file holds only test code: under `tests/` or `benches/`, or named as tests
+/// (`tests.rs`, `foo_tests.rs`, a module included with `#[cfg(test)] mod tests;`).
+fn rust_test_file(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    crate::rules::todo_stub::is_test_path(path) || matches!(file, "tests.rs" | "test.rs")
+}
+
+/// Whether a Rust item is test code: it, or a module or item around it, carries
+/// `#[cfg(test)]` (also `#[cfg(all(test, ..))]`), or sits in a module named `tests`/`test`.
+fn in_test_code(root: tree_sitter::Node<'_>, range: std::ops::Range<usize>, source: &str) -> bool {
+    let Some(node) = node_at(root, range) else {
+        return false;
+    };
+    let mut path = crate::lang::ancestors(root, node);
+    path.push(node);
+    path.iter().any(|item| {
+        let named_tests = item.kind() == "mod_item"
+            && item
+                .child_by_field_name("name")
+                .and_then(|name| source.get(name.byte_range()))
+                .is_some_and(|name| matches!(name, "tests" | "test"));
+        named_tests || cfg_test(*item, source)
+    })
+}
+
+/// Whether the attributes right before an item include `#[cfg(test)]` or a `cfg` that requires
+/// `test` (`#[cfg(all(test, feature = "x"))]`, not `#[cfg(not(test))]`).
+fn cfg_test(item: tree_sitter::Node<'_>, source: &str) -> bool {
+    let mut previous = item.prev_named_sibling();
+    while let Some(node) = previous {
+        match node.kind() {
+            "attribute_item" => {
+                let text = squash(source.get(node.byte_range()).unwrap_or_default());
+                if text.starts_with("#[cfg(")
+                    && !text.contains("not(test")
+                    && text
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|word| word == "test")
+                {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        previous = node.prev_named_sibling();
+    }
+    false
+}
+
+/// A function's body (past its name and parameters, so its own name is not read as a call).
+fn function_body<'s>(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    source: &'s str,
+) -> &'s str {
+    let node = node_at(root, range.clone());
+    let body = node
+        .and_then(|node| node.child_by_field_name("body"))
+        .or_else(|| {
+            node.and_then(|node| node.child_by_field_name("value"))
+                .and_then(|value| value.child_by_field_name("body"))
+        });
+    source
+        .get(body.map_or(range, |body| body.byte_range()))
+        .unwrap_or_default()
+}
+
+/// The words of a text (runs of letters, digits and `_`), for skipping helpers a text cannot
+/// call before counting calls.
+fn identifiers(text: &str) -> std::collections::HashSet<&str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| !word.is_empty())
+        .collect()
+}
+
+/// Whether a bare `#[should_panic]` is marked as a known failure by a comment next to it
+/// (`// FIXME`, `// currently fails`, `/// Known failure: ..`) among the function's attributes:
+/// the test is expected to fail, and the attribute only keeps the suite green meanwhile.
+fn known_failure_note(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    source: &str,
+) -> bool {
+    let Some(attribute) = node_at(root, range) else {
+        return false;
+    };
+    let is_run = |node: &tree_sitter::Node<'_>| {
+        matches!(
+            node.kind(),
+            "attribute_item" | "line_comment" | "block_comment"
+        )
+    };
+    // The run of attributes and comments the attribute belongs to, up to its function.
+    let mut run = vec![attribute];
+    let mut next = attribute.next_named_sibling();
+    while let Some(node) = next.filter(is_run) {
+        run.push(node);
+        next = node.next_named_sibling();
+    }
+    if next.is_none_or(|node| node.kind() != "function_item") {
+        return false;
+    }
+    let mut previous = attribute.prev_named_sibling();
+    while let Some(node) = previous.filter(is_run) {
+        run.push(node);
+        previous = node.prev_named_sibling();
+    }
+    // A comment on the line where the item before ends belongs to that item.
+    let taken_row = previous.map(|node| node.end_position().row);
+    run.iter()
+        .filter(|node| node.kind() != "attribute_item")
+        .filter(|node| Some(node.start_position().row) != taken_row)
+        .filter_map(|node| source.get(node.byte_range()))
+        .any(says_known_failure)
+}
+
+/// Whether a comment calls its test a known failure.
+fn says_known_failure(comment: &str) -> bool {
+    const MARKS: &[&str] = &[
+        "fixme",
+        "todo",
+        "known failure",
+        "known bug",
+        "known issue",
+        "currently fail",
+        "doesn't work",
+        "does not work",
+        "don't work",
+        "not working",
+        "not yet supported",
+        "not supported yet",
+        "not yet implemented",
+    ];
+    let lower = comment.to_lowercase().replace('’', "'");
+    MARKS.iter().any(|mark| lower.contains(mark))
 }
 
 /// JavaScript: the functions a test call passes by name as its implementation, as ava macros
@@ -419,7 +756,33 @@ fn following_function(root: tree_sitter::Node<'_>, range: std::ops::Range<usize>
 
 #[cfg(test)]
 mod tests {
-    use super::calls;
+    use super::{calls, rust_test_file, says_known_failure};
+
+    #[test]
+    fn known_failure_notes_are_told_apart() {
+        assert!(says_known_failure("// FIXME"));
+        assert!(says_known_failure(
+            "// macros in this position are not yet supported"
+        ));
+        assert!(says_known_failure(
+            "/// Known failure: spans of nested macros are lost"
+        ));
+        assert!(says_known_failure("// currently fails on Windows"));
+        assert!(says_known_failure("// This doesn’t work yet"));
+        assert!(!says_known_failure(
+            "// the parser must reject an empty name"
+        ));
+        assert!(!says_known_failure("/// Panics on overflow."));
+    }
+
+    #[test]
+    fn rust_test_files_are_read_from_the_path() {
+        assert!(rust_test_file("tests/cli.rs"));
+        assert!(rust_test_file("crates/hir-ty/src/consteval/tests.rs"));
+        assert!(rust_test_file("src/parser_tests.rs"));
+        assert!(!rust_test_file("crates/nu-protocol/src/span.rs"));
+        assert!(!rust_test_file("src/testing_utils.rs"));
+    }
 
     #[test]
     fn helper_calls_are_free_or_on_the_tests_own_object() {
