@@ -629,6 +629,13 @@ pub fn plausible_generic_value(
     base_entropy: f32,
     quoted: bool,
 ) -> bool {
+    // Unquoted, a closing full stop ends a sentence (`.. now expected to pass: stricter.`),
+    // not a value.
+    let value = if quoted {
+        value
+    } else {
+        value.strip_suffix('.').unwrap_or(value)
+    };
     let (min_len, base) = match strength {
         IdentStrength::None => return false,
         IdentStrength::Password => (8, 3.0_f32),

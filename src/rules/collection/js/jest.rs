@@ -223,6 +223,14 @@ mod tests {
         )]);
         assert!(computed.collects("a/b.test.js"));
         assert!(!computed.collects("a/b.it.js"));
+        // Projects: each project's own patterns are followed (they once fell back to the
+        // defaults).
+        let projects = collection(&[(
+            "jest.config.js",
+            "module.exports = { projects: [{ testMatch: ['**/*.it.js'] }] };",
+        )]);
+        assert!(projects.collects("a/b.it.js"));
+        assert!(!projects.collects("a/b.test.js"));
     }
 
     #[test]
