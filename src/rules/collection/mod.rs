@@ -79,6 +79,10 @@ pub struct Collection {
     pytest: PytestConfigs,
     /// Head's pytest configurations in directories where base has none.
     new_pytest: PytestConfigs,
+    /// Directories whose JavaScript runner configuration the change deletes: there head's
+    /// files are also judged by the runners' default patterns (a jest setup replaced by plain
+    /// `vitest run`).
+    js_configs_deleted: Vec<String>,
     /// pytest's defaults, where no configuration applies.
     pytest_defaults: PytestConfig,
     /// Head's symbolic links inside the repository, by the path they point to.
@@ -117,6 +121,13 @@ impl Collection {
             })
             .collect();
         self.new_pytest = PytestConfigs::new_in_head(&head_configs, &self.pytest);
+        self.js_configs_deleted = files
+            .iter()
+            .filter(|pair| pair.new_path.is_none())
+            .filter_map(|pair| pair.old_path.as_deref())
+            .filter(|path| is_js_runner_config(path) && !path.ends_with("package.json"))
+            .map(|path| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
+            .collect();
         for pair in files {
             let (Some(path), Some(head)) = (&pair.new_path, pair.head.unreadable()) else {
                 continue;
@@ -206,6 +217,19 @@ impl Collection {
     /// configurations (see [`js`]), else the default patterns.
     pub fn js_file(&self, path: &str) -> bool {
         self.js.collects(path)
+    }
+
+    /// [`Collection::js_file`] on `side`: in head, a file below a runner configuration the
+    /// change deletes also counts when the runners' defaults collect it. Deleting a
+    /// configuration can only hand its files to the defaults; narrowing is `disabled-check`'s.
+    pub fn js_file_on(&self, path: &str, side: Side) -> bool {
+        self.js_file(path)
+            || (side == Side::Head
+                && js::default_test_file(path)
+                && self
+                    .js_configs_deleted
+                    .iter()
+                    .any(|dir| dir.is_empty() || path.starts_with(&format!("{dir}/"))))
     }
 
     /// Why a JavaScript/TypeScript file at `path` is not a test file, naming the patterns

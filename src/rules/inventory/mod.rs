@@ -82,7 +82,9 @@ impl Test {
 pub fn is_test_file(path: &str, side: Side, language: Language, collection: &Collection) -> bool {
     match language {
         Language::Python => collection.pytest(path, side).collects_file(),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => collection.js_file(path),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            collection.js_file_on(path, side)
+        }
         Language::Rust => true,
     }
 }
