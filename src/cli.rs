@@ -11,6 +11,9 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Print where the time went (phases, rules, parses, queries, slowest files) to stderr.
+    #[arg(long, global = true)]
+    pub timings: bool,
 }
 
 /// Subcommands.

@@ -139,15 +139,32 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                 .map(move |text| (language, text))
         })
         .collect();
+    let compiling = crate::timings::span("phase", || "compile queries".into());
     let prefilters = crate::query::Prefilters::new(&texts);
     crate::query::warm(&texts, &prefilters);
+    drop(compiling);
+    let collecting = crate::timings::span("phase", || "runner configs".into());
     let collection = crate::rules::collection::Collection::from_configs(&change.runner_configs)
         .with_head_changes(&change.files)
         .with_base_js_files(&change.base_js_files);
+    drop(collecting);
     let results: Vec<FileResult> = pairs
         .par_iter()
-        .map(|pair| analyze_file(pair, &rules, &collection, &prefilters))
+        .map(|pair| {
+            let started = crate::timings::enabled().then(std::time::Instant::now);
+            let result = analyze_file(pair, &rules, &collection, &prefilters);
+            if let Some(started) = started {
+                let bytes = [pair.base.text(), pair.head.text()]
+                    .into_iter()
+                    .flatten()
+                    .map(str::len)
+                    .sum();
+                crate::timings::file(pair.path(), started.elapsed(), bytes);
+            }
+            result
+        })
         .collect();
+    let _judging = crate::timings::span("phase", || "judge across files".into());
 
     let mut facts: FactTable = HashMap::new();
     for result in &results {
@@ -221,7 +238,9 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
                 .collect(),
         };
         let mut output = ChangeOutput::default();
+        let checking = crate::timings::span("rule", || format!("{} (across files)", rule.id));
         change_check(&input, &mut output);
+        drop(checking);
         notes.extend(output.notes);
         // Per file, like the per-file rules' findings: many alike become one.
         let mut by_file: HashMap<usize, Vec<Candidate>> = HashMap::new();
@@ -387,7 +406,9 @@ fn analyze_file(
             continue;
         };
         let mut output = Output::default();
+        let checking = crate::timings::span("rule", || rule.id.to_string());
         check(&context, &mut output);
+        drop(checking);
         result.candidates.extend(
             output
                 .candidates
@@ -406,6 +427,7 @@ fn analyze_file(
         );
     }
     if let Some(language) = context.language {
+        let _counting = crate::timings::span("rule", || "(test counts for the summary)".into());
         let base = inventory::collected_ids(&context, Side::Base);
         let head = inventory::collected_ids(&context, Side::Head);
         if !base.is_empty() || !head.is_empty() {

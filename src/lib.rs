@@ -37,6 +37,7 @@ pub mod rules;
 pub mod secrets;
 pub mod suppress;
 pub mod text;
+pub mod timings;
 pub mod workspace;
 
 use clap::Parser;
@@ -133,6 +134,9 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write) -> Result<Outcome, Failu
             };
         }
     };
+    if cli.timings {
+        timings::enable();
+    }
     let output = match cli.command {
         Command::Diff(args) => commands::diff(&args)?,
         Command::Rules => (commands::rules_table().into_bytes(), Exit::Clean),
@@ -142,6 +146,7 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write) -> Result<Outcome, Failu
         Command::PrePush(args) => commands::push::pre_push(&args)?,
         Command::Github(args) => commands::github::run(&args)?,
     };
+    let _report = timings::span("phase", || "write output".into());
     write_stdout(stdout, &output.0)?;
     Ok(Outcome::Done(output.1))
 }

@@ -10,7 +10,14 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     keep_freed_memory();
     let mut stdout = std::io::stdout().lock();
-    match run(std::env::args_os().collect(), &mut stdout) {
+    let outcome = run(std::env::args_os().collect(), &mut stdout);
+    if let Some(timings) = integrity_gate::timings::report() {
+        eprint!(
+            "{}",
+            integrity_gate::text::escape_controls_in_lines(&timings)
+        );
+    }
+    match outcome {
         Ok(Outcome::Done(exit)) => ExitCode::from(exit.code()),
         Ok(Outcome::Help(text)) => {
             print!("{text}");

@@ -40,7 +40,10 @@ pub fn analyze(
     range: &git::Range<'_>,
     source: &PolicySource<'_>,
 ) -> Result<(Report, Policy), Failure> {
+    let reading = crate::timings::span("phase", || "git: read the change".into());
     let (base_commit, change) = repo.change_set(range)?;
+    drop(reading);
+    let _policy_span = crate::timings::span("phase", || "policy".into());
     let policy_commit = match source.policy_rev {
         Some(rev) => Some(repo.resolve(rev)?),
         None => base_commit,
@@ -54,6 +57,7 @@ pub fn analyze(
         policy = policy.tightened_for_agents();
     }
     policy = override_fail_on(policy, source.fail_on)?;
+    drop(_policy_span);
     let mut report = engine::analyze(&change, &policy);
     if source.online {
         online::check(&mut report, &change, &policy);
@@ -135,6 +139,7 @@ pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
     let color = args.format == report::Format::Human
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty());
+    let _render = crate::timings::span("phase", || "render report".into());
     let bytes = report::render(args.format, &report, report::Style { color });
     Ok((bytes, exit_for(&report)))
 }

@@ -216,6 +216,7 @@ impl<'a> FileContext<'a> {
         let text = self.side(side)?;
         text.parsed
             .get_or_init(|| {
+                let _parsing = crate::timings::span("parse", || language.name().to_string());
                 let parsed = lang::parse_within(language, text.text.to_string(), self.deadline);
                 if let Ok(parsed) = &parsed {
                     text.hazards.get_or_init(|| lang::hazards(&parsed.tree));
@@ -255,6 +256,8 @@ impl<'a> FileContext<'a> {
                 .prefilters
                 .compiled(language, name)
                 .map(|compiled| {
+                    let _querying =
+                        crate::timings::span("query", || format!("{}/{name}", language.name()));
                     let (matches, cut_short) =
                         query::run_until(compiled, parsed, language, Some(self.deadline));
                     if cut_short {
