@@ -408,7 +408,7 @@ impl FilePair {
         base: Content,
         head: Content,
     ) -> FilePair {
-        let (added, removed) = line_changes(base.text(), head.text());
+        let (added, removed) = changed_lines(base.text(), head.text());
         FilePair {
             status,
             old_path,
@@ -438,7 +438,8 @@ impl FilePair {
 
 /// Added head lines and removed base lines, by a line diff of the two texts (libgit2's, so the
 /// fixture harness and real repositories agree).
-fn line_changes(base: Option<&str>, head: Option<&str>) -> (LineSet, LineSet) {
+/// The head lines added and the base lines removed, when the side exists.
+pub fn changed_lines(base: Option<&str>, head: Option<&str>) -> (LineSet, LineSet) {
     match (base, head) {
         (None, None) => (LineSet::default(), LineSet::default()),
         (None, Some(head)) => (all_lines(head), LineSet::default()),

@@ -5,6 +5,7 @@
 
 pub mod budget;
 mod depth;
+pub mod edits;
 mod scope;
 
 pub use depth::{Hazards, MAX_SYNTAX_DEPTH, MAX_TOKEN_RUN, ancestors, hazards};
@@ -144,6 +145,24 @@ pub fn parse_within(
     text: String,
     deadline: budget::Deadline,
 ) -> Result<Parsed, ParseError> {
+    reparse(language, text, None, deadline)
+}
+
+/// Parses `text` as `language`; with `old`, the tree of an earlier version and the
+/// [`edits::line_edits`] from it to `text`, tree-sitter reuses what the edits left alone.
+pub fn reparse(
+    language: Language,
+    text: String,
+    old: Option<(&Tree, &[tree_sitter::InputEdit])>,
+    deadline: budget::Deadline,
+) -> Result<Parsed, ParseError> {
+    let old = old.map(|(tree, edits)| {
+        let mut tree = tree.clone();
+        for edit in edits {
+            tree.edit(edit);
+        }
+        tree
+    });
     let tree = PARSERS.with(|cell| -> Result<Tree, ParseError> {
         let mut parsers = cell.borrow_mut();
         let index = match parsers.iter().position(|(lang, _)| *lang == language) {
@@ -169,7 +188,7 @@ pub fn parse_within(
         let bytes = text.as_bytes();
         let tree = parser.parse_with_options(
             &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-            None,
+            old.as_ref(),
             Some(tree_sitter::ParseOptions::new().progress_callback(&mut over_budget)),
         );
         match tree {

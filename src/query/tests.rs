@@ -337,3 +337,66 @@ fn a_query_past_its_deadline_is_cut_short_and_says_so() {
     assert!(cut_short);
     assert!(partial.len() < all.len());
 }
+
+/// A group walks a file once for several queries; each member must get exactly what running
+/// it alone gives: the same matches, pattern numbers, keys, captures and properties.
+#[test]
+fn a_group_gives_each_query_what_it_finds_alone_on_the_fixtures() {
+    let detail = |matches: &[QueryMatch]| -> Vec<String> {
+        matches
+            .iter()
+            .map(|found| {
+                let mut captures: Vec<_> = found.captures.iter().collect();
+                captures.sort();
+                let mut properties: Vec<_> = found.properties.iter().collect();
+                properties.sort();
+                format!(
+                    "{} {:?} {}-{} {:?} {:?} {captures:?} {properties:?}",
+                    found.pattern,
+                    found.byte_range,
+                    found.line,
+                    found.end_line,
+                    found.key,
+                    found.name
+                )
+            })
+            .collect()
+    };
+    let mut joined = 0;
+    for language in Language::ALL {
+        let texts = fixture_texts(language);
+        let all: Vec<(Language, &str)> =
+            texts.iter().map(|text| (language, text.as_str())).collect();
+        let prefilters = Prefilters::new(&all);
+        for source in QUERY_SOURCES
+            .iter()
+            .filter(|source| source.language == language)
+        {
+            let Some((group, member)) = prefilters.group(language, source.name) else {
+                continue;
+            };
+            joined += usize::from(member > 0);
+            let Some(alone) = prefilters.compiled(language, source.name) else {
+                continue;
+            };
+            for text in &texts {
+                let Ok(parsed) = crate::lang::parse(language, text.clone()) else {
+                    continue;
+                };
+                let (together, _) = group.run_until(&parsed, language, None);
+                assert_eq!(
+                    detail(&together[member]),
+                    detail(&run(alone, &parsed, language)),
+                    "{}/{} in a group with {:?}, on:\n{text}",
+                    language.name(),
+                    source.name,
+                    group.members
+                );
+            }
+        }
+    }
+    assert!(
+        joined > 0,
+        "no group held more than one query: nothing was compared"
+    );
+}

@@ -216,8 +216,32 @@ impl<'a> FileContext<'a> {
         let text = self.side(side)?;
         text.parsed
             .get_or_init(|| {
-                let _parsing = crate::timings::span("parse", || language.name().to_string());
-                let parsed = lang::parse_within(language, text.text.to_string(), self.deadline);
+                // Head is reparsed from base's tree: it costs what the change touched, not a
+                // second parse of the whole file.
+                let earlier = match side {
+                    Side::Head => self.parsed(Side::Base).zip(self.base.as_ref()),
+                    Side::Base => None,
+                };
+                let edits = earlier.map(|(_, base)| {
+                    lang::edits::line_edits(
+                        base.text,
+                        text.text,
+                        |line| self.pair.removed.contains(line),
+                        |line| self.pair.added.contains(line),
+                    )
+                });
+                let _parsing = crate::timings::span("parse", || match earlier {
+                    Some(_) => format!("{} (head, from base)", language.name()),
+                    None => language.name().to_string(),
+                });
+                let parsed = lang::reparse(
+                    language,
+                    text.text.to_string(),
+                    earlier
+                        .zip(edits.as_deref())
+                        .map(|((base, _), edits)| (&base.tree, edits)),
+                    self.deadline,
+                );
                 if let Ok(parsed) = &parsed {
                     text.hazards.get_or_init(|| lang::hazards(&parsed.tree));
                 }
@@ -251,6 +275,12 @@ impl<'a> FileContext<'a> {
                     .and_then(|text| text.hazards.get())
                     .is_some_and(|hazards| hazards.token_run)
         };
+        if let (Some(language), Some(parsed)) =
+            (self.language, self.parsed(side).filter(searchable))
+            && let Some((group, _)) = self.prefilters.group(language, name)
+        {
+            return self.run_group(side, name, language, parsed, group);
+        }
         let result = match (self.language, self.parsed(side).filter(searchable)) {
             (Some(language), Some(parsed)) => self
                 .prefilters
@@ -273,6 +303,42 @@ impl<'a> FileContext<'a> {
             .borrow_mut()
             .insert((side, name), Rc::clone(&result));
         result
+    }
+
+    /// Runs `name`'s whole group on `side` in one walk and caches every member's matches (a
+    /// member whose prefilter rules this text out gets none, as when run alone).
+    fn run_group(
+        &self,
+        side: Side,
+        name: &'static str,
+        language: Language,
+        parsed: &Parsed,
+        group: &query::Group,
+    ) -> Rc<Vec<QueryMatch>> {
+        let (per_member, cut_short) = {
+            let _querying = crate::timings::span("query", || {
+                format!("{}/{}", language.name(), group.members.join("+"))
+            });
+            group.run_until(parsed, language, Some(self.deadline))
+        };
+        if cut_short {
+            self.cut_short.set(true);
+        }
+        let text = self.side(side).map_or("", |text| text.text);
+        let mut cache = self.cache.borrow_mut();
+        for (member, matches) in group.members.iter().zip(per_member) {
+            let matches = if self.prefilters.may_match(language, member, text) {
+                matches
+            } else {
+                Vec::new()
+            };
+            cache
+                .entry((side, member))
+                .or_insert_with(|| Rc::new(matches));
+        }
+        cache
+            .get(&(side, name))
+            .map_or_else(|| Rc::new(Vec::new()), Rc::clone)
     }
 
     /// Whether a query ran past the file's time budget, so some rule saw only part of the file.

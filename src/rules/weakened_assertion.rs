@@ -169,12 +169,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             .collect()
     };
     let (base_collected, head_collected) = (collected(&base_tests), collected(&head_tests));
+    // Sets beside the ordered lists: a file holds thousands of tests, and every step here is
+    // linear in them.
+    let base_key_set: HashSet<&str> = base_keys.iter().copied().collect();
     let mut pairs: Vec<(&Test, String)> = Vec::new();
     let mut departed: Vec<&Test> = Vec::new();
+    let mut judged: HashSet<&str> = HashSet::new();
     for test in base_tests.iter().filter(|test| test.collected()) {
-        if pairs.iter().any(|(seen, _)| seen.key == test.key)
-            || departed.iter().any(|seen| seen.key == test.key)
-        {
+        if !judged.insert(test.key.as_str()) {
             continue;
         }
         if head_keys.contains(test.key.as_str()) {
@@ -182,18 +184,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         } else if let Some(next) =
             inventory::successor(test, &head_tests, &base_keys, context.pair.path())
                 .or_else(|| inventory::in_place_successor(test, &base_collected, &head_collected))
-            && !base_keys.contains(&next.key.as_str())
+            && !base_key_set.contains(next.key.as_str())
         {
             pairs.push((test, next.key.clone()));
         } else {
             departed.push(test);
         }
     }
+    let paired_heads: HashSet<&str> = pairs.iter().map(|(_, key)| key.as_str()).collect();
     let mut arrived: Vec<&Test> = Vec::new();
+    let mut arrived_keys: HashSet<&str> = HashSet::new();
     for test in head_tests.iter().filter(|test| test.collected()) {
-        if !base_keys.contains(&test.key.as_str())
-            && !pairs.iter().any(|(_, key)| *key == test.key)
-            && !arrived.iter().any(|seen| seen.key == test.key)
+        if !base_key_set.contains(test.key.as_str())
+            && !paired_heads.contains(test.key.as_str())
+            && arrived_keys.insert(test.key.as_str())
         {
             arrived.push(test);
         }
@@ -213,12 +217,16 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     }
     let siblings = split_siblings(&pairs, &arrived);
     let base_side: Vec<&Test> = pairs.iter().map(|(test, _)| *test).collect();
+    let sibling_keys: HashSet<&str> = siblings
+        .iter()
+        .flat_map(|(_, keys)| keys.iter().map(String::as_str))
+        .collect();
     let head_side: Vec<&Test> = head_tests
         .iter()
         .filter(|test| {
             test.collected()
-                && (pairs.iter().any(|(_, key)| *key == test.key)
-                    || siblings.iter().any(|(_, keys)| keys.contains(&test.key)))
+                && (paired_heads.contains(test.key.as_str())
+                    || sibling_keys.contains(test.key.as_str()))
         })
         .collect();
     let base = assertions::by_test(context, Side::Base, &base_side);

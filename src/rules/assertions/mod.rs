@@ -213,21 +213,52 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
         found.push((range, anchor, assertion));
     }
     found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
+    // Sorted by start, so an entry lies inside an earlier one exactly when some earlier one
+    // reaches as far: the furthest end so far decides, in one pass.
     let mut kept: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
+    let mut furthest_end = None;
     for entry in found {
-        if kept
-            .iter()
-            .any(|(range, _, _)| range.start <= entry.0.start && entry.0.end <= range.end)
-        {
+        if furthest_end.is_some_and(|end| entry.0.end <= end) {
             continue;
         }
+        furthest_end = furthest_end.max(Some(entry.0.end));
         kept.push(entry);
     }
+    // Anchors in order, to find a range's assertions by binary search (in `kept` order).
+    let mut by_anchor: Vec<(usize, usize)> = kept
+        .iter()
+        .enumerate()
+        .map(|(index, (_, anchor, _))| (*anchor, index))
+        .collect();
+    by_anchor.sort_unstable();
     let inside = |range: &std::ops::Range<usize>| -> Vec<Assertion> {
-        kept.iter()
-            .filter(|(_, anchor, _)| range.contains(anchor))
-            .map(|(_, _, assertion)| assertion.clone())
+        let from = by_anchor.partition_point(|(anchor, _)| *anchor < range.start);
+        let to = by_anchor.partition_point(|(anchor, _)| *anchor < range.end);
+        let mut indexes: Vec<usize> = by_anchor[from..to]
+            .iter()
+            .map(|(_, index)| *index)
+            .collect();
+        indexes.sort_unstable();
+        indexes
+            .into_iter()
+            .map(|index| kept[index].2.clone())
             .collect()
+    };
+    // Tests by start with the furthest end so far: whether a function lies inside some test
+    // is one binary search.
+    let mut test_ranges: Vec<std::ops::Range<usize>> =
+        tests.iter().map(|test| test.byte_range.clone()).collect();
+    test_ranges.sort_by_key(|range| range.start);
+    let reach: Vec<usize> = test_ranges
+        .iter()
+        .scan(0, |furthest, range| {
+            *furthest = (*furthest).max(range.end);
+            Some(*furthest)
+        })
+        .collect();
+    let in_some_test = |range: &std::ops::Range<usize>| {
+        let count = test_ranges.partition_point(|test| test.start <= range.start);
+        count > 0 && reach[count - 1] >= range.end
     };
     // Helpers: same-file functions that are neither tests nor nested inside a test (a route
     // handler defined in a test already counts where it stands, and its name, such as `get`,
@@ -239,9 +270,7 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
         .iter()
         .filter(|(name, range)| {
             !name.is_empty()
-                && !tests.iter().any(|test| {
-                    test.byte_range.start <= range.start && range.end <= test.byte_range.end
-                })
+                && !in_some_test(range)
                 && (!rust_source || in_test_code(root, range.clone(), source))
         })
         .map(|(name, range)| Function {
