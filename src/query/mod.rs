@@ -485,13 +485,24 @@ impl Prefilters {
         prefilters
     }
 
-    /// Splits the queries some text may need into as many groups per language as there are
-    /// threads, balanced by query length: one walk of a file per group instead of one per
-    /// query, while the groups still compile in parallel.
+    /// Splits the queries some text may need into groups per language: one walk of a file per
+    /// group instead of one per query. A small change gets one group per thread (balanced by
+    /// query length), so that compiling, its largest cost, stays parallel; past
+    /// [`ONE_WALK_FROM_BYTES`] of text the walks cost more than compiling, and all the
+    /// language's queries form one group.
     fn plan_groups(&self, texts: &[(Language, &str)]) -> Vec<PlannedGroup> {
-        let threads = rayon::current_num_threads().max(1);
         let mut groups = Vec::new();
         for language in Language::ALL {
+            let bytes: usize = texts
+                .iter()
+                .filter(|(known, _)| *known == language)
+                .map(|(_, text)| text.len())
+                .sum();
+            let threads = if bytes >= ONE_WALK_FROM_BYTES {
+                1
+            } else {
+                rayon::current_num_threads().max(1)
+            };
             let mut needed: Vec<&QuerySource> = QUERY_SOURCES
                 .iter()
                 .filter(|source| source.language == language && warmed(source))
@@ -712,6 +723,11 @@ impl Group {
         (out, cut_short)
     }
 }
+
+/// Text of one language in a change (both sides) from which its queries are joined into a
+/// single group: around 1 MB, one more walk of every file costs more than compiling the
+/// language's queries on one thread instead of all (sympy, vite and cargo ranges).
+const ONE_WALK_FROM_BYTES: usize = 1 << 20;
 
 /// In-progress matches one query may hold at a time (tree-sitter drops the oldest beyond).
 const MATCH_LIMIT: u32 = 4096;

@@ -400,3 +400,31 @@ fn a_group_gives_each_query_what_it_finds_alone_on_the_fixtures() {
         "no group held more than one query: nothing was compared"
     );
 }
+
+/// A large change walks each file once per language; a small one keeps compiling in parallel.
+#[test]
+fn a_large_change_joins_every_query_of_a_language_into_one_group() {
+    let test = "import pytest\n\n@pytest.mark.skip\ndef test_x():\n    # TODO\n    try:\n        assert f() == 1\n    except Exception:\n        pass  # noqa\n";
+    let large = test.repeat(ONE_WALK_FROM_BYTES / test.len() + 1);
+    let members = |text: &str| {
+        let prefilters = Prefilters::new(&[(Language::Python, text)]);
+        QUERY_SOURCES
+            .iter()
+            .filter(|source| source.language == Language::Python)
+            .filter_map(|source| prefilters.group(Language::Python, source.name))
+            .map(|(group, _)| group.members.len())
+            .max()
+            .unwrap_or(0)
+    };
+    let needed = members(&large);
+    assert!(
+        needed >= 6,
+        "one group with every query the text needs, got {needed}"
+    );
+    if rayon::current_num_threads() > 1 {
+        assert!(
+            members(test) < needed,
+            "a small change keeps one group per thread"
+        );
+    }
+}
