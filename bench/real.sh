@@ -66,8 +66,10 @@ args=()
 [ "$growth" = 1 ] && args+=(--growth "$out/growth.tsv")
 [ ${#args[@]} -gt 0 ] || exit 0
 {
+  echo '```text'
   echo "$header"
   [ -f "$out/env.txt" ] && grep -E '^(hyperfine|git|kingfisher|ast-grep):' "$out/env.txt" | paste -sd ';' | sed 's/;/, /g' || true
+  echo '```'
   echo
   python3 "$root/bench/targets.py" "${args[@]}"
   echo
