@@ -171,6 +171,8 @@ pub struct FileContext<'a> {
     deadline: lang::budget::Deadline,
     /// Whether a query was abandoned at the deadline, leaving some rule's answer incomplete.
     cut_short: Cell<bool>,
+    /// The test inventory of each side (base, head), once built.
+    tests: [OnceCell<Rc<Vec<super::inventory::Test>>>; 2],
 }
 
 impl<'a> FileContext<'a> {
@@ -199,6 +201,7 @@ impl<'a> FileContext<'a> {
             cache: RefCell::new(HashMap::new()),
             deadline: lang::budget::Deadline::after(lang::parse_budget()),
             cut_short: Cell::new(false),
+            tests: [OnceCell::new(), OnceCell::new()],
         }
     }
 
@@ -339,6 +342,19 @@ impl<'a> FileContext<'a> {
         cache
             .get(&(side, name))
             .map_or_else(|| Rc::new(Vec::new()), Rc::clone)
+    }
+
+    /// The side's test inventory, built by `build` on first use.
+    pub fn memo_tests(
+        &self,
+        side: Side,
+        build: impl FnOnce() -> Vec<super::inventory::Test>,
+    ) -> Rc<Vec<super::inventory::Test>> {
+        let slot = match side {
+            Side::Base => &self.tests[0],
+            Side::Head => &self.tests[1],
+        };
+        Rc::clone(slot.get_or_init(|| Rc::new(build())))
     }
 
     /// Whether a query ran past the file's time budget, so some rule saw only part of the file.

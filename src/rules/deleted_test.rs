@@ -178,13 +178,24 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                         .is_some_and(|rest| rest.starts_with(crate::query::KEY_SEPARATOR))
             })
     };
+    // Rows of head tables that base did not have, in head order.
+    let new_rows: Vec<(&str, &str)> = head_collected
+        .iter()
+        .filter(|t| !base_keys.contains(t.key.as_str()))
+        .filter_map(|t| Some((t.key.as_str(), t.case.as_deref()?)))
+        .collect();
+    // Each key's cases, gathered once: a scan per key was quadratic in a file's tests.
+    let mut cases_of: std::collections::HashMap<&str, Vec<&Test>> = Default::default();
+    for test in base.iter() {
+        cases_of.entry(test.key.as_str()).or_default().push(test);
+    }
     let mut seen: HashSet<&str> = HashSet::new();
-    for test in &base {
+    for test in base.iter() {
         if !seen.insert(test.key.as_str()) {
             continue;
         }
         let candidate = if test.case.is_some() {
-            let cases: Vec<&Test> = base.iter().filter(|t| t.key == test.key).collect();
+            let cases: Vec<&Test> = cases_of.get(test.key.as_str()).cloned().unwrap_or_default();
             let target = if head_keys.contains(test.key.as_str()) {
                 Some(test.key.clone())
             } else {
@@ -193,10 +204,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             match target {
                 Some(target) => {
                     // A table split in two: rows that moved to another new table are kept.
-                    let split_off: Vec<&str> = head_collected
+                    let split_off: Vec<&str> = new_rows
                         .iter()
-                        .filter(|t| t.key != target && !base_keys.contains(t.key.as_str()))
-                        .filter_map(|t| t.case.as_deref())
+                        .filter(|(key, _)| *key != target)
+                        .map(|(_, case)| *case)
                         .collect();
                     removed_rows(&cases, &target, &head_collected, &split_off)
                         .map(|found| (found, false))
@@ -247,9 +258,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             // that left the runner's collection is gone for certain.
             let print = plain.then(|| {
                 let whole = test.whole();
-                let rows: Vec<&str> = base
-                    .iter()
-                    .filter(|t| t.key == test.key)
+                let rows: Vec<&str> = cases_of
+                    .get(test.key.as_str())
+                    .into_iter()
+                    .flatten()
                     .filter_map(|t| t.case.as_deref())
                     .collect();
                 let path = context
@@ -303,6 +315,16 @@ fn whole_missing(
 
 /// Prints of the head tests that are new in this file or whose body or rows changed: where a
 /// test deleted anywhere in the change may live on under another name.
+/// Per key: its first test and the rows of its table, in one pass.
+fn tables_by_key(tests: &[Test]) -> std::collections::HashMap<&str, (&Test, Vec<String>)> {
+    let mut map: std::collections::HashMap<&str, (&Test, Vec<String>)> = Default::default();
+    for test in tests {
+        let entry = map.entry(test.key.as_str()).or_insert((test, Vec::new()));
+        entry.1.extend(test.case.clone());
+    }
+    map
+}
+
 fn new_or_changed_prints(
     context: &FileContext<'_>,
     base: &[Test],
@@ -311,13 +333,9 @@ fn new_or_changed_prints(
     let Some(language) = context.language else {
         return Vec::new();
     };
-    let rows_of = |tests: &[Test], key: &str| -> Vec<String> {
-        tests
-            .iter()
-            .filter(|t| t.key == key)
-            .filter_map(|t| t.case.clone())
-            .collect()
-    };
+    // Per key: the first test and the table's rows, gathered in one pass per side (a scan per
+    // key was quadratic in a file's tests).
+    let (base_by_key, head_by_key) = (tables_by_key(base), tables_by_key(head));
     let path = context
         .pair
         .new_path
@@ -329,11 +347,13 @@ fn new_or_changed_prints(
         if !done.insert(test.key.as_str()) {
             continue;
         }
-        let rows = rows_of(head, &test.key);
-        let unchanged = base
-            .iter()
-            .find(|old| old.key == test.key)
-            .is_some_and(|old| old.body == test.body && rows_of(base, &test.key) == rows);
+        let rows = head_by_key
+            .get(test.key.as_str())
+            .map(|(_, rows)| rows.clone())
+            .unwrap_or_default();
+        let unchanged = base_by_key
+            .get(test.key.as_str())
+            .is_some_and(|(old, old_rows)| old.body == test.body && *old_rows == rows);
         if unchanged {
             continue;
         }

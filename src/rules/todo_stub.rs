@@ -445,9 +445,13 @@ fn classify(function: Node<'_>, source: &str, all: &[Comment], language: Languag
     let body = function.child_by_field_name("body")?;
     let first_line = function.start_position().row as u32 + 1;
     let last_line = function.end_position().row as u32 + 1;
-    let todo_comment = all
+    // Comments come in document order: the function's are one run, found by binary search
+    // (a scan per function was quadratic in a large file).
+    let from = all.partition_point(|comment| comment.line < first_line);
+    let todo_comment = all[from..]
         .iter()
-        .filter(|comment| first_line <= comment.line && comment.end_line <= last_line)
+        .take_while(|comment| comment.line <= last_line)
+        .filter(|comment| comment.end_line <= last_line)
         .find(|comment| {
             comments::uncomment(comment)
                 .iter()

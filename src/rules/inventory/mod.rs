@@ -90,7 +90,12 @@ pub fn is_test_file(path: &str, side: Side, language: Language, collection: &Col
 }
 
 /// Every test and function on `side`, cases expanded, in document order.
-pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
+pub fn tests(context: &FileContext<'_>, side: Side) -> std::rc::Rc<Vec<Test>> {
+    // Several rules and the summary read the inventory; it is built once per side.
+    context.memo_tests(side, || build(context, side))
+}
+
+fn build(context: &FileContext<'_>, side: Side) -> Vec<Test> {
     let (Some(language), Some(text), Some(parsed)) =
         (context.language, context.side(side), context.parsed(side))
     else {
@@ -197,9 +202,9 @@ pub fn tests(context: &FileContext<'_>, side: Side) -> Vec<Test> {
 /// Ids of the collected tests on `side`.
 pub fn collected_ids(context: &FileContext<'_>, side: Side) -> Vec<String> {
     tests(context, side)
-        .into_iter()
-        .filter(Test::collected)
-        .map(|test| test.id)
+        .iter()
+        .filter(|test| test.collected())
+        .map(|test| test.id.clone())
         .collect()
 }
 
