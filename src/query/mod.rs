@@ -498,7 +498,7 @@ impl Prefilters {
                 .filter(|(known, _)| *known == language)
                 .map(|(_, text)| text.len())
                 .sum();
-            let threads = if bytes >= ONE_WALK_FROM_BYTES {
+            let threads = if bytes >= one_walk_from_bytes(language) {
                 1
             } else {
                 rayon::current_num_threads().max(1)
@@ -725,9 +725,16 @@ impl Group {
 }
 
 /// Text of one language in a change (both sides) from which its queries are joined into a
-/// single group: around 1 MB, one more walk of every file costs more than compiling the
-/// language's queries on one thread instead of all (sympy, vite and cargo ranges).
-const ONE_WALK_FROM_BYTES: usize = 1 << 20;
+/// single group: where one more walk of every file (about 70 ms per MB) costs more than
+/// compiling the language's queries on one thread instead of two. The Python queries compile
+/// in about 15 ms, those of the JavaScript family and Rust in 50 to 120 ms
+/// (`cargo bench --bench query_compile`).
+fn one_walk_from_bytes(language: Language) -> usize {
+    match language {
+        Language::Python => 128 << 10,
+        _ => 1 << 20,
+    }
+}
 
 /// In-progress matches one query may hold at a time (tree-sitter drops the oldest beyond).
 const MATCH_LIMIT: u32 = 4096;

@@ -405,7 +405,7 @@ fn a_group_gives_each_query_what_it_finds_alone_on_the_fixtures() {
 #[test]
 fn a_large_change_joins_every_query_of_a_language_into_one_group() {
     let test = "import pytest\n\n@pytest.mark.skip\ndef test_x():\n    # TODO\n    try:\n        assert f() == 1\n    except Exception:\n        pass  # noqa\n";
-    let large = test.repeat(ONE_WALK_FROM_BYTES / test.len() + 1);
+    let large = test.repeat(one_walk_from_bytes(Language::Python) / test.len() + 1);
     let members = |text: &str| {
         let prefilters = Prefilters::new(&[(Language::Python, text)]);
         QUERY_SOURCES

@@ -239,6 +239,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     } else {
         Vec::new()
     };
+    // Per key, gathered once (a scan per pair was quadratic in a file's tests): the rows of
+    // each side's tables, and the head test under each key.
+    let (base_rows, head_rows) = (table_rows(&base_tests), table_rows(&head_tests));
+    let mut head_by_key: HashMap<&str, &Test> = HashMap::new();
+    for test in &head_side {
+        head_by_key.entry(test.key.as_str()).or_insert(test);
+    }
     let mut found: Vec<(String, Candidate)> = Vec::new();
     for (test, head_key) in &pairs {
         let (Some(before), Some(after)) = (base.by_test.get(&test.key), head.by_test.get(head_key))
@@ -265,23 +272,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
         // A test turned into a table (`#[rstest] #[case(..)]`, `@pytest.mark.parametrize`,
         // `it.each`): its one check now runs once per row, as the repeated checks did before.
-        let cases = |tests: &[Test], key: &str| {
-            tests
-                .iter()
-                .filter(|t| t.collected() && t.key == key && t.case.is_some())
-                .count()
-        };
-        let (rows_before, rows_after) =
-            (cases(&base_tests, &test.key), cases(&head_tests, head_key));
+        let no_rows = Vec::new();
+        let rows_before = base_rows.get(test.key.as_str()).map_or(0, Vec::len);
+        let rows = head_rows.get(head_key.as_str()).unwrap_or(&no_rows);
+        let rows_after = rows.len();
         if rows_after >= 2 && rows_after > rows_before.max(1) {
             // Each row's values are what its checks compare with (`expect_value_eq(expected)`
             // with `#[case(.., table![["moe", 23]])]`): an exact check carries its row's text.
             let once = std::mem::take(&mut after);
-            for row in head_tests
-                .iter()
-                .filter(|t| t.collected() && t.key == *head_key)
-                .filter_map(|t| t.case.as_deref())
-            {
+            for row in rows {
                 after.extend(once.iter().cloned().map(|mut assertion| {
                     if assertion.strength >= 2 {
                         assertion.norm = format!("{}|{}", assertion.norm, inventory::squash(row));
@@ -291,7 +290,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             }
         }
         let after = after.as_slice();
-        let head_test = head_side.iter().find(|other| other.key == *head_key);
+        let head_test = head_by_key.get(head_key.as_str()).copied();
         let head_body = head_test
             .and_then(|other| head_text.get(other.byte_range.clone()))
             .unwrap_or_default();
@@ -1239,29 +1238,34 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             _ => false,
         };
         if weaker && new.strength > 0 {
-            reasons.push(format!("`{}` → `{}`", old.text, new.text));
+            reasons.push(format!("`{}` → `{}`", old.shown(), new.shown()));
             head_line.get_or_insert(new.line);
         } else if !weaker && new.strength > 0 && new.debug_only && !old.debug_only {
             reasons.push(format!(
                 "`{}` → `{}` (compiled out where debug assertions are off, as in `cargo test --release`)",
-                old.text, new.text
+                old.shown(),
+                new.shown()
             ));
             head_line.get_or_insert(new.line);
         } else if weaker {
-            reasons.push(format!("`{}` → trivially true `{}`", old.text, new.text));
+            reasons.push(format!(
+                "`{}` → trivially true `{}`",
+                old.shown(),
+                new.shown()
+            ));
             head_line.get_or_insert(new.line);
         } else if widened {
             reasons.push(format!(
                 "tolerance widened {} → {} in `{}`",
                 old.tolerance.unwrap_or_default(),
                 new.tolerance.unwrap_or_default(),
-                new.text
+                new.shown()
             ));
             head_line.get_or_insert(new.line);
         }
     }
     for new in left_new.iter().filter(|a| a.strength == 0) {
-        reasons.push(format!("trivially true `{}` added", new.text));
+        reasons.push(format!("trivially true `{}` added", new.shown()));
         head_line.get_or_insert(new.line);
     }
     let count = |list: &[Assertion]| {
@@ -1301,9 +1305,9 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             .take(3)
             .map(|a| {
                 if unreachable.iter().any(|dead| dead.norm == a.norm) {
-                    format!("`{}` (now in a branch that never runs)", a.text)
+                    format!("`{}` (now in a branch that never runs)", a.shown())
                 } else {
-                    format!("`{}`", a.text)
+                    format!("`{}`", a.shown())
                 }
             })
             .collect();
@@ -1356,6 +1360,17 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
     })
 }
 
+/// The rows of each collected table (parametrized test), by key, in file order.
+fn table_rows(tests: &[Test]) -> HashMap<&str, Vec<&str>> {
+    let mut rows: HashMap<&str, Vec<&str>> = HashMap::new();
+    for test in tests.iter().filter(|test| test.collected()) {
+        if let Some(case) = test.case.as_deref() {
+            rows.entry(test.key.as_str()).or_default().push(case);
+        }
+    }
+    rows
+}
+
 /// The new exact check that stands in for every removed one, when each removed check is
 /// loose (or only says no error or no output happened) and reads a value that no check of the
 /// test reads any more, while the test gained an exact check of something else.
@@ -1367,25 +1382,26 @@ fn harness_port<'a>(
     if removed.is_empty() {
         return None;
     }
-    let mut roots: Vec<&str> = Vec::new();
+    let mut roots: Vec<String> = Vec::new();
     for assertion in removed {
         let loose = assertion.strength == 1
             || checks_a_substring(assertion)
             || only_checks_no_error(&assertion.norm)
             || expects_nothing(&assertion.norm);
-        let root = first_subject(&assertion.text)?;
+        let shown = assertion.shown();
+        let root = first_subject(&shown)?;
         if assertion.family != Family::Check
             || !loose
             || after.iter().any(|other| other.norm.contains(root))
         {
             return None;
         }
-        roots.push(root);
+        roots.push(root.to_string());
     }
     added.iter().copied().find(|exact| {
         exact.family == Family::Check
             && exact.strength >= 2
-            && !roots.iter().any(|root| exact.norm.contains(root))
+            && !roots.iter().any(|root| exact.norm.contains(root.as_str()))
     })
 }
 

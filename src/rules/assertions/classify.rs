@@ -7,9 +7,8 @@ use crate::rules::inventory::squash;
 pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Assertion {
     let norm = squash(snippet);
     let first = snippet.lines().next().unwrap_or_default().trim();
-    let text = crate::rules::markers::shorten(first, 70);
     let mut assertion = Assertion {
-        text,
+        first_line: first.to_string(),
         norm: norm.clone(),
         family: Family::Check,
         strength: 2,

@@ -46,8 +46,9 @@ pub enum Family {
 /// One assertion.
 #[derive(Clone, Debug)]
 pub struct Assertion {
-    /// First line of its text, shortened, for messages.
-    pub text: String,
+    /// First line of its text, trimmed, as written: it may hold a secret, so it is shown
+    /// only through [`Assertion::shown`].
+    pub first_line: String,
     /// Text without whitespace, for pairing base and head.
     pub norm: String,
     /// What it checks.
@@ -76,6 +77,14 @@ pub struct Assertion {
     pub known_failure: bool,
     /// 1-based line (in its side's file).
     pub line: u32,
+}
+
+impl Assertion {
+    /// The first line for messages: redacted, then shortened. Built on demand: redacting every
+    /// assertion of a large file was most of the rule's time, and few are ever shown.
+    pub fn shown(&self) -> String {
+        crate::rules::markers::shorten(&self.first_line, 70)
+    }
 }
 
 /// How many helper calls deep a test's checks are followed: test → `a` → `b` → `c`. Deeper
