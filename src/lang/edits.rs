@@ -9,12 +9,16 @@ use tree_sitter::{InputEdit, Point};
 /// is where its hunk begins in head, since everything before it is already edited).
 /// `removed` and `added` say, per 1-based line, whether the diff removed the base line or
 /// added the head line; the unchanged lines between them pair up one to one.
+///
+/// tree-sitter trusts edits: a subtree outside them is reused as it is. So the unchanged lines
+/// are compared, and when any pair differs (a diff that failed or disagrees with the texts)
+/// there are no edits to trust: `None`, and the caller parses head afresh.
 pub fn line_edits(
     base: &str,
     head: &str,
     removed: impl Fn(u32) -> bool,
     added: impl Fn(u32) -> bool,
-) -> Vec<InputEdit> {
+) -> Option<Vec<InputEdit>> {
     let base_lines = line_ends(base);
     let head_lines = line_ends(head);
     let mut edits = Vec::new();
@@ -27,13 +31,11 @@ pub fn line_edits(
         let head_changed = h < head_lines.len() && added(number(h));
         if !base_changed && !head_changed {
             if b >= base_lines.len() || h >= head_lines.len() {
-                // The sides disagree about what is left: one edit replaces the rest.
-                edits.push(edit(
-                    (head_at, h),
-                    (base_at, base.len(), b, base_lines.len()),
-                    (head.len(), head_lines.len()),
-                ));
-                break;
+                // Unchanged lines left on one side only: the diff does not fit the texts.
+                return None;
+            }
+            if base.get(base_at..base_lines[b]) != head.get(head_at..head_lines[h]) {
+                return None;
             }
             base_at = base_lines[b];
             head_at = head_lines[h];
@@ -57,7 +59,7 @@ pub fn line_edits(
             (head_at, h),
         ));
     }
-    edits
+    Some(edits)
 }
 
 /// One edit at head offset/row `start`, replacing base bytes `old.0..old.1` (rows
@@ -111,7 +113,8 @@ mod tests {
             head,
             |line| removed.contains(line),
             |line| added.contains(line),
-        );
+        )
+        .expect("the diff fits the texts");
         let old = parse(language, base.to_string()).map(|parsed| parsed.tree);
         let old = old.as_ref().ok();
         let fresh =
@@ -165,5 +168,16 @@ mod tests {
             &rs.replace("    #[test]\n", "    #[test]\n    #[ignore]\n"),
         );
         same_as_fresh(Language::Rust, "fn a() {}", "fn a() {}\nfn b() {}");
+    }
+
+    #[test]
+    fn a_diff_that_does_not_fit_the_texts_gives_no_edits() {
+        let (base, head) = ("a = 1\nb = 2\nc = 3\n", "a = 1\nb = 20\nc = 3\n");
+        // Nothing marked changed although line 2 differs (a failed diff).
+        assert!(line_edits(base, head, |_| false, |_| false).is_none());
+        // Unchanged lines left over on one side.
+        assert!(line_edits(base, "a = 1\n", |_| false, |_| false).is_none());
+        let fits = line_edits(base, head, |line| line == 2, |line| line == 2);
+        assert_eq!(fits.map(|edits| edits.len()), Some(1));
     }
 }

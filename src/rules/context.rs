@@ -225,7 +225,7 @@ impl<'a> FileContext<'a> {
                     Side::Head => self.parsed(Side::Base).zip(self.base.as_ref()),
                     Side::Base => None,
                 };
-                let edits = earlier.map(|(_, base)| {
+                let edits = earlier.and_then(|(_, base)| {
                     lang::edits::line_edits(
                         base.text,
                         text.text,
@@ -233,6 +233,7 @@ impl<'a> FileContext<'a> {
                         |line| self.pair.added.contains(line),
                     )
                 });
+                let earlier = earlier.filter(|_| edits.is_some());
                 let _parsing = crate::timings::span("parse", || match earlier {
                     Some(_) => format!("{} (head, from base)", language.name()),
                     None => language.name().to_string(),
