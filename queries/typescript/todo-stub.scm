@@ -6,11 +6,13 @@
 ; captures:
 ;   @finding  required  the function (or the declarator / pair / field holding it)
 ;   @key      required  its name
-((function_declaration name: (identifier) @key body: (statement_block)) @finding)
+; The grammar gives these three a `statement_block` body always (node-types.json: required);
+; writing `body: (statement_block)` only cost compile time (9 ms for the method on TypeScript).
+((function_declaration name: (identifier) @key) @finding)
 
-((generator_function_declaration name: (identifier) @key body: (statement_block)) @finding)
+((generator_function_declaration name: (identifier) @key) @finding)
 
-((method_definition name: (_) @key body: (statement_block)) @finding)
+((method_definition name: (_) @key) @finding)
 
 ((variable_declarator
    name: (identifier) @key
