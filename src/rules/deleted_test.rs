@@ -2,12 +2,13 @@
 
 use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
+use super::inventory::twins::Twins;
 use super::inventory::{self, Test, contains_body, similar_bodies};
 use super::likeness::TestPrint;
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 declare_rule! {
     /// ## What it flags
@@ -51,7 +52,10 @@ declare_rule! {
     /// - A Rust function that lost its `#[test]` attribute (that is `skipped-test`), and a
     ///   `#[cfg(test)]` removed from a module with a body (its tests still run under
     ///   `cargo test`).
-    /// - A test merged into another test that now contains its body.
+    /// - A test merged into another test that now contains its body (and its rows). A test
+    ///   that held those lines already in base is no merge: `assert f(1) == 2` deleted beside
+    ///   an untouched `assert f(1) == 20`, or a table deleted beside one with the same body and
+    ///   other rows, is a deletion.
     /// - A test moved to any other changed file under another name with nearly the same code
     ///   (four-fifths of its tokens), every literal and every check kept in its shape (a
     ///   formatter's re-wrapping aside): `assert r.status == 200` may not become
@@ -73,6 +77,16 @@ declare_rule! {
     ///
     /// A test skipped without a condition in base (`@pytest.mark.skip`, `it.skip`,
     /// `#[ignore]`, or its suite or file skipped) did not run: its deletion is a note.
+    ///
+    /// A copy deleted while its twin remains loses no check: a note that names the twin. A
+    /// twin is another test of the file, there in base and unchanged in head, identical but
+    /// for its name (decorators or attributes, so table rows and marks, parameters, so pytest
+    /// fixtures, and body, whitespace and comment lines aside), in the same class, `describe`
+    /// or `mod`, or in one whose code besides its tests is the same: a class with another
+    /// fixture, a `describe` with another `beforeEach`, a `mod` importing another function
+    /// runs the same body against something else. A body that does nothing (`pass`,
+    /// `assert True`) makes no twin. Deleting both copies, or one while the other is changed,
+    /// is a deletion.
     ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
     /// ## Configuration
@@ -130,22 +144,6 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         key: key.to_string(),
         severity: Severity::Error,
     }));
-    // And each body's line prefixes, so a test moved to another file under a new name (and
-    // perhaps extended at the end) is not a deletion.
-    let mut bodies: BTreeSet<String> = BTreeSet::new();
-    for test in head
-        .iter()
-        .filter(|test| test.collected() && !test.body.is_empty())
-    {
-        bodies.extend(body_prefix_keys(&test.body));
-    }
-    out.facts.extend(bodies.into_iter().map(|key| Fact {
-        side: Side::Head,
-        name: "body",
-        family,
-        key,
-        severity: Severity::Error,
-    }));
     let collected =
         |tests: &[Test]| -> Vec<Test> { tests.iter().filter(|t| t.collected()).cloned().collect() };
     let (base, head_collected) = (collected(&base), collected(&head));
@@ -189,6 +187,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     for test in base.iter() {
         cases_of.entry(test.key.as_str()).or_default().push(test);
     }
+    let scene = Scene::new(context, language, &base, &head, &head_collected, &fresh);
+    // Bodies of the tests this file reports as deleted, which its unchanged tests do not vouch
+    // for (see the body facts below).
+    let mut reported_bodies: HashSet<String> = HashSet::new();
     let mut seen: HashSet<&str> = HashSet::new();
     for test in base.iter() {
         if !seen.insert(test.key.as_str()) {
@@ -209,26 +211,37 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                         .filter(|(key, _)| *key != target)
                         .map(|(_, case)| *case)
                         .collect();
-                    removed_rows(&cases, &target, &head_collected, &split_off)
-                        .map(|found| (found, false))
+                    removed_rows(&cases, &target, &head_collected, &split_off).map(|found| {
+                        Missing {
+                            candidate: found,
+                            plain: false,
+                            duplicate: false,
+                        }
+                    })
                 }
-                None => whole_missing(context, language, &test.whole(), &head, &fresh),
+                None => {
+                    let rows: Vec<&str> = cases.iter().filter_map(|t| t.case.as_deref()).collect();
+                    whole_missing(&scene, &test.whole(), &rows)
+                }
             }
         } else if head_ids.contains(test.id.as_str())
             || inventory::in_place_successor(test, &base, &head_collected).is_some()
         {
             None
         } else {
-            whole_missing(context, language, test, &head, &fresh).map(|(mut candidate, plain)| {
+            whole_missing(&scene, test, &[]).map(|mut missing| {
                 // Only a replacement that checks something: a test gutted under a new name
                 // (`assert True`) stays a deletion.
                 if let Some(next) = inventory::in_place_replacement(test, &base, &head_collected)
                     .filter(|next| {
-                        next.body
-                            .split('\n')
-                            .any(crate::rules::likeness::real_check)
+                        !missing.duplicate
+                            && next
+                                .body
+                                .split('\n')
+                                .any(crate::rules::likeness::real_check)
                     })
                 {
+                    let candidate = &mut missing.candidate;
                     candidate.confidence = crate::finding::Confidence::Likely;
                     candidate.message = format!(
                         "{}; `{}` took its place (line {}) and may test changed behaviour",
@@ -239,17 +252,25 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                         next.line
                     );
                 }
-                (candidate, plain)
+                missing
             })
         };
-        if let Some((mut candidate, plain)) = candidate {
+        if let Some(Missing {
+            mut candidate,
+            plain,
+            duplicate,
+        }) = candidate
+        {
             if never_ran(&test.key) {
                 candidate.severity = Severity::Note;
                 candidate
                     .message
                     .push_str(" (it was skipped in base, so it did not run)");
             }
-            let also = if test.case.is_none() && !test.body.is_empty() {
+            // A twin's note names the test that remains, whose body must not drop it. Any
+            // other deletion may live on under another name in another file, with its body.
+            let also = if test.case.is_none() && !test.body.is_empty() && !duplicate {
+                reported_bodies.insert(body_key(&test.body));
                 vec![(FactRef::head("body"), body_key(&test.body))]
             } else {
                 Vec::new()
@@ -285,6 +306,96 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             });
         }
     }
+    // Each body's line prefixes, so a test moved to another file under a new name (and
+    // perhaps extended at the end) is not a deletion. An unchanged test of this file does not
+    // vouch for the bodies this file reports as deleted: it merely shared that code all along
+    // (judged here: a twin is a note), so it is no place the deleted test moved to.
+    let mut bodies: BTreeSet<String> = BTreeSet::new();
+    for test in head
+        .iter()
+        .filter(|test| test.collected() && !test.body.is_empty())
+    {
+        let unchanged = scene.base_bodies.get(test.key.as_str()) == Some(&test.body.as_str());
+        bodies.extend(
+            body_prefix_keys(&test.body)
+                .into_iter()
+                .filter(|key| !unchanged || !reported_bodies.contains(key)),
+        );
+    }
+    out.facts.extend(bodies.into_iter().map(|key| Fact {
+        side: Side::Head,
+        name: "body",
+        family,
+        key,
+        severity: Severity::Error,
+    }));
+}
+
+/// A test missing from head that this rule reports.
+struct Missing {
+    candidate: Candidate,
+    /// Simply gone (not renamed out of the runner's collection, not a twin's copy): looked
+    /// for under other names elsewhere.
+    plain: bool,
+    /// A copy of a test that remains: a note.
+    duplicate: bool,
+}
+
+/// What became of a test missing from head.
+enum Fate {
+    /// Another rule reports it, or it lives on (a rename, a merge, a fold into a table).
+    Explained,
+    /// It duplicated a test that remains: the note's message.
+    Duplicate(String),
+    /// Gone: the message, and whether simply gone (not renamed out of the collection).
+    Gone(String, bool),
+}
+
+/// One file's tests, as the judgement of a missing test reads them.
+struct Scene<'s, 'a> {
+    context: &'s FileContext<'a>,
+    language: Language,
+    /// The collected base tests.
+    base: &'s [Test],
+    /// Every head test and function.
+    head: &'s [Test],
+    /// Whole head tests that base did not have.
+    fresh: &'s [Test],
+    /// Each base key's body (its first case's).
+    base_bodies: HashMap<&'s str, &'s str>,
+    /// The collected head tests by body, for finding twins without a scan per deleted test.
+    head_by_body: HashMap<&'s str, Vec<&'s Test>>,
+    twins: Option<Twins<'s, 'a>>,
+}
+
+impl<'s, 'a> Scene<'s, 'a> {
+    fn new(
+        context: &'s FileContext<'a>,
+        language: Language,
+        base: &'s [Test],
+        head: &'s [Test],
+        head_collected: &'s [Test],
+        fresh: &'s [Test],
+    ) -> Scene<'s, 'a> {
+        let mut base_bodies: HashMap<&str, &str> = HashMap::new();
+        for test in base {
+            base_bodies.entry(&test.key).or_insert(&test.body);
+        }
+        let mut head_by_body: HashMap<&str, Vec<&Test>> = HashMap::new();
+        for test in head_collected {
+            head_by_body.entry(&test.body).or_default().push(test);
+        }
+        Scene {
+            context,
+            language,
+            base,
+            head,
+            fresh,
+            base_bodies,
+            head_by_body,
+            twins: Twins::new(context),
+        }
+    }
 }
 
 fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate {
@@ -300,17 +411,22 @@ fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate 
     }
 }
 
-/// The candidate for a test missing from head, and whether it is simply gone (not renamed out
-/// of the runner's collection).
-fn whole_missing(
-    context: &FileContext<'_>,
-    language: Language,
-    test: &Test,
-    head: &[Test],
-    fresh: &[Test],
-) -> Option<(Candidate, bool)> {
-    let (message, plain) = judge_missing(context, language, test, head, fresh)??;
-    Some((deleted(test, test.line, test.end_line, message), plain))
+/// The candidate for a test missing from head (whole; `rows`: its table's rows, if any).
+fn whole_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Option<Missing> {
+    let (message, plain, duplicate) = match judge_missing(scene, test, rows) {
+        Fate::Explained => return None,
+        Fate::Duplicate(message) => (message, false, true),
+        Fate::Gone(message, plain) => (message, plain, false),
+    };
+    let mut candidate = deleted(test, test.line, test.end_line, message);
+    if duplicate {
+        candidate.severity = Severity::Note;
+    }
+    Some(Missing {
+        candidate,
+        plain,
+        duplicate,
+    })
 }
 
 /// Prints of the head tests that are new in this file or whose body or rows changed: where a
@@ -409,6 +525,7 @@ fn removed_rows(
         .filter_map(|t| t.case.as_deref())
         .collect();
     let now = remaining.len();
+    let kept_rows = remaining.clone();
     let mut gone: Vec<&Test> = Vec::new();
     for case in cases {
         let row = case.case.as_deref().unwrap_or_default();
@@ -431,11 +548,15 @@ fn removed_rows(
             None => true,
         }
     });
-    let first = gone.first()?;
     let kept_elsewhere = before - gone.len();
-    if now + kept_elsewhere >= cases.len() {
+    // A row listed twice lost one copy: the other still runs it.
+    let copy = |case: &Test| kept_rows.contains(&case.case.as_deref().unwrap_or_default());
+    let copies = gone.iter().filter(|case| copy(case)).count();
+    if now + kept_elsewhere + copies >= cases.len() {
         return None;
     }
+    gone.retain(|case| !copy(case));
+    let first = gone.first()?;
     let listed: Vec<String> = gone
         .iter()
         .take(3)
@@ -455,15 +576,9 @@ fn removed_rows(
     Some(deleted(first, first.line, first.line, message))
 }
 
-/// `None`: not a deletion of this rule's kind. `Some(None)`: a rename or edited row, silent.
-/// `Some(Some((message, plain)))`: report; `plain` when the test is simply gone.
-fn judge_missing(
-    context: &FileContext<'_>,
-    language: Language,
-    test: &Test,
-    head: &[Test],
-    fresh: &[Test],
-) -> Option<Option<(String, bool)>> {
+/// What became of `test` (whole), missing from head; `rows`: its table's rows, if any.
+fn judge_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Fate {
+    let (context, language, head, fresh) = (scene.context, scene.language, scene.head, scene.fresh);
     let name = &test.id;
     // Rust: the function is still there without its test attribute; skipped-test reports it.
     if language == Language::Rust
@@ -471,11 +586,11 @@ fn judge_missing(
             .iter()
             .any(|other| !other.is_test && other.key == test.key)
     {
-        return None;
+        return Fate::Explained;
     }
     // Replaced by a `.todo` placeholder: skipped-test reports it.
     if head.iter().any(|other| other.todo && other.key == test.key) {
-        return None;
+        return Fate::Explained;
     }
     // Same identity, no longer collected: the file or the class left the runner's patterns.
     if let Some(other) = head
@@ -483,21 +598,54 @@ fn judge_missing(
         .find(|other| other.is_test && other.key == test.key && !other.collected())
     {
         let why = other.not_collected.clone().unwrap_or_default();
-        return Some(Some((
+        return Fate::Gone(
             format!("test `{name}` is no longer collected by the runner: {why}"),
             false,
-        )));
+        );
     }
-    // A rename with the same (or nearly the same) body, or the body merged into another
-    // test. Not consumed: two old tests may merge into one new one.
+    // A rename with the same (or nearly the same) body. Not consumed: two old tests may
+    // merge into one new one.
     if fresh
         .iter()
         .any(|other| similar_bodies(&test.body, &other.body))
-        || head.iter().any(|other| {
-            other.collected() && other.key != test.key && contains_body(&test.body, &other.body)
-        })
     {
-        return Some(None);
+        return Fate::Explained;
+    }
+    // A copy of a test that remains, identical to it but for its name.
+    if let Some(twin) = scene
+        .twins
+        .as_ref()
+        .zip(scene.head_by_body.get(test.body.as_str()))
+        .and_then(|(twins, alike)| twins.twin(test, alike, scene.base))
+    {
+        return Fate::Duplicate(format!(
+            "test `{name}` was deleted; it duplicated `{}` (line {}), which remains",
+            twin.key, twin.test_lines.0
+        ));
+    }
+    // The body merged into another test, which now contains it (and its rows). A test that
+    // held those lines already in base is no merge: it only looked alike all along
+    // (`assert f(1) == 2` is inside `assert f(1) == 20`), or ran them on other rows.
+    let merged_now = |other: &Test| {
+        scene
+            .base_bodies
+            .get(other.key.as_str())
+            .is_none_or(|before| !contains_body(&test.body, before))
+    };
+    let keeps_rows = |other: &Test| {
+        rows.iter().all(|row| {
+            head.iter()
+                .any(|kept| kept.key == other.key && kept.case.as_deref() == Some(*row))
+        })
+    };
+    if head.iter().any(|other| {
+        other.collected()
+            && other.key != test.key
+            && contains_body(&test.body, &other.body)
+            && merged_now(other)
+            && keeps_rows(other)
+    }) {
+        return Fate::Explained;
     }
     // The same name in another suite of this file (moved into `mod tests`, a `describe`
     // added around it): weakened-assertion compares the two.
@@ -508,11 +656,11 @@ fn judge_missing(
         .or_else(|| inventory::renamed_by_prefix(test, fresh, &base_keys, context.pair.path()))
         .is_some_and(|other| fresh.iter().any(|new| new.key == other.key))
     {
-        return Some(None);
+        return Fate::Explained;
     }
     // Turned into a row of a parametrized test: its literals now sit in one row.
     if became_row(test, head) {
-        return Some(None);
+        return Fate::Explained;
     }
     // Renamed to something the runner does not collect (`check_foo`, `_test_foo`).
     if !test.body.is_empty()
@@ -524,20 +672,20 @@ fn judge_missing(
             .not_collected
             .clone()
             .map_or_else(|| runner_names(language).to_string(), |why| why.to_string());
-        return Some(Some((
+        return Fate::Gone(
             format!(
                 "test `{name}` was renamed to `{}`, which is not collected: {why}",
                 other.key
             ),
             false,
-        )));
+        );
     }
     let message = if context.pair.status == Status::Deleted {
         format!("test `{name}` was deleted with its file and does not reappear elsewhere")
     } else {
         format!("test `{name}` was deleted and does not reappear elsewhere")
     };
-    Some(Some((message, true)))
+    Fate::Gone(message, true)
 }
 
 /// Why a plain function is not a test, per language.

@@ -26,6 +26,7 @@ use crate::query::KEY_SEPARATOR;
 use tree_sitter::Node;
 
 mod cases;
+pub mod twins;
 
 use cases::cases;
 
@@ -324,21 +325,22 @@ fn body_text(node: Node<'_>, source: &str, language: Language) -> String {
             }
         }
     };
-    // Comment-only lines are not the test: a rename that drops `// even if 'pass first' ..`
-    // keeps the same body.
+    body.map(|body| normalised(text_of(body, source), language))
+        .unwrap_or_default()
+}
+
+/// Code as tests are compared: each line without whitespace, empty lines and comment-only
+/// lines dropped (a rename that drops `// even if 'pass first' ..` keeps the same body).
+pub fn normalised(text: &str, language: Language) -> String {
     let comment = match language {
         Language::Python => "#",
         _ => "//",
     };
-    body.map(|body| {
-        text_of(body, source)
-            .lines()
-            .map(squash)
-            .filter(|line| !line.is_empty() && !line.starts_with(comment))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })
-    .unwrap_or_default()
+    text.lines()
+        .map(squash)
+        .filter(|line| !line.is_empty() && !line.starts_with(comment))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The arguments after the title of a test declared with a macro (ava `test(title, macro, ..)`)
