@@ -248,16 +248,18 @@ pub fn compiled_selection(
             .entry((index, mask & all))
             .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
     };
-    slot.get_or_init(|| {
-        let text: String = chunks
-            .iter()
-            .enumerate()
-            .filter(|(bit, _)| mask & (1 << bit) != 0)
-            .map(|(_, chunk)| chunk.text)
-            .collect();
-        compile_text(source, &text).ok()
-    })
-    .as_ref()
+    slot.get_or_init(|| compile_text(source, &selected_patterns(chunks, mask)).ok())
+        .as_ref()
+}
+
+/// The text of the patterns whose bits `mask` sets, in order.
+fn selected_patterns(chunks: &[Pattern], mask: u64) -> String {
+    chunks
+        .iter()
+        .enumerate()
+        .filter(|(bit, _)| mask & (1 << bit) != 0)
+        .map(|(_, chunk)| chunk.text)
+        .collect()
 }
 
 /// A mask selecting the first `count` patterns.
@@ -562,13 +564,7 @@ impl Prefilters {
         if mask & all == all {
             return Some(QUERY_SOURCES[index].text.to_string());
         }
-        let text: String = chunks
-            .iter()
-            .enumerate()
-            .filter(|(bit, _)| mask & (1 << bit) != 0)
-            .map(|(_, chunk)| chunk.text)
-            .collect();
-        (mask & all != 0).then_some(text)
+        (mask & all != 0).then(|| selected_patterns(chunks, mask))
     }
 
     /// The compiled query `name` for `language`, with the patterns this change may need.
