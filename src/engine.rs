@@ -148,11 +148,12 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .with_head_changes(&change.files)
         .with_base_js_files(&change.base_js_files);
     drop(collecting);
+    let removed = removed_definitions(&pairs, &collection);
     let results: Vec<FileResult> = pairs
         .par_iter()
         .map(|pair| {
             let started = crate::timings::enabled().then(std::time::Instant::now);
-            let result = analyze_file(pair, &rules, &collection, &prefilters);
+            let result = analyze_file(pair, &rules, &collection, &prefilters, &removed);
             if let Some(started) = started {
                 let bytes = [pair.base.text(), pair.head.text()]
                     .into_iter()
@@ -214,6 +215,15 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         }
         per_file.push(shown);
     }
+    let fates: Vec<crate::repeats::FileFate> = pairs
+        .iter()
+        .map(|pair| crate::repeats::FileFate {
+            path: pair.old_path.as_deref().unwrap_or(pair.path()),
+            head_path: pair.new_path.as_deref(),
+            gone: pair.old_path.is_some() && pair.new_path != pair.old_path,
+        })
+        .collect();
+    crate::repeats::fold_deleted_files(&mut per_file, &fates);
     crate::repeats::fold_across_files(&mut per_file);
     for shown in per_file {
         findings.extend(crate::repeats::aggregate(shown));
@@ -376,11 +386,31 @@ fn test_summary(
     })
 }
 
+/// What the change removes from production code, for rules that tell a feature taken away from
+/// a check dodged.
+fn removed_definitions(
+    pairs: &[&FilePair],
+    collection: &crate::rules::collection::Collection,
+) -> crate::rules::subjects::Removed {
+    let _reading = crate::timings::span("phase", || "removed definitions".into());
+    crate::rules::subjects::Removed::of_change(pairs, |pair| {
+        let Some(path) = pair.old_path.as_deref().or(pair.new_path.as_deref()) else {
+            return false;
+        };
+        match crate::lang::Language::from_path(path) {
+            // Every Rust file may hold tests; its inline test module is left out by line.
+            Some(crate::lang::Language::Rust) | None => false,
+            Some(language) => inventory::is_test_file(path, Side::Base, language, collection),
+        }
+    })
+}
+
 fn analyze_file(
     pair: &FilePair,
     rules: &[&'static Rule],
     collection: &crate::rules::collection::Collection,
     prefilters: &crate::query::Prefilters,
+    removed: &crate::rules::subjects::Removed,
 ) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),
@@ -396,7 +426,7 @@ fn analyze_file(
             message: reason.to_string(),
         });
     }
-    let context = FileContext::new(pair, collection, prefilters);
+    let context = FileContext::new(pair, collection, prefilters).with_removed(removed);
     for rule in rules {
         let applies = rule.languages.is_empty()
             || context

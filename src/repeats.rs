@@ -5,7 +5,7 @@
 //! snippet and is redacted separately: gigabytes of memory and minutes of time for one file,
 //! and a report no reviewer can read.
 
-use crate::finding::{Finding, Side};
+use crate::finding::{Finding, Severity, Side};
 use crate::rules::{Candidate, Rule};
 use std::collections::HashMap;
 
@@ -184,6 +184,155 @@ pub fn fold_across_files(files: &mut PerFile) {
     }
 }
 
+/// What the engine knows of one changed file when folding.
+pub struct FileFate<'a> {
+    /// Base-side path (the path a deleted test is reported at).
+    pub path: &'a str,
+    /// Head-side path, when the file is still there.
+    pub head_path: Option<&'a str>,
+    /// The change deletes the file, or moves it away from its base path.
+    pub gone: bool,
+}
+
+/// "A test file or directory that leaves the suite is one finding": the `deleted-test`
+/// findings of each deleted file become one, and those of deleted files under a directory
+/// where the change deletes every file it touches become one for that directory, listing the
+/// files. Severity and confidence are kept apart (a file deleted with the code it tested is a
+/// warning, beside a file deleted on its own).
+pub fn fold_deleted_files(files: &mut PerFile, fates: &[FileFate<'_>]) {
+    use std::collections::{BTreeMap, HashSet};
+    // Directories that keep or gain a file in this change: nothing above one is deleted whole.
+    let mut surviving: HashSet<&str> = HashSet::new();
+    for fate in fates {
+        if !fate.gone {
+            surviving.extend(ancestors(fate.path));
+        }
+        if let Some(path) = fate.head_path {
+            surviving.extend(ancestors(path));
+        }
+    }
+    // The subtree each deleted file leaves with: its highest ancestor in which the change
+    // keeps no file, or the file alone. (Files the change does not touch may remain there: the
+    // message names the deepest directory the group shares, and claims no removal.)
+    let unit_of = |path: &'_ str| -> (bool, String) {
+        match ancestors(path).find(|directory| !surviving.contains(directory)) {
+            Some(directory) => (true, directory.to_string()),
+            None => (false, path.to_string()),
+        }
+    };
+    type Unit = (bool, String, Severity, crate::finding::Confidence);
+    let mut units: BTreeMap<Unit, Vec<(usize, usize)>> = BTreeMap::new();
+    for (file, findings) in files.iter().enumerate() {
+        let Some(fate) = fates.get(file).filter(|fate| fate.gone) else {
+            continue;
+        };
+        let (whole_directory, unit) = unit_of(fate.path);
+        for (index, (rule, _, finding)) in findings.iter().enumerate() {
+            if rule.id == "deleted-test" && finding.side == Side::Base {
+                units
+                    .entry((
+                        whole_directory,
+                        unit.clone(),
+                        finding.severity,
+                        finding.confidence,
+                    ))
+                    .or_default()
+                    .push((file, index));
+            }
+        }
+    }
+    let mut folded: Vec<(usize, usize)> = Vec::new();
+    for ((whole_directory, _, _, _), mut members) in units {
+        if members.len() < 2 {
+            continue;
+        }
+        members.sort_by(|a, b| {
+            let (x, y) = (&files[a.0][a.1].2, &files[b.0][b.1].2);
+            (&x.path, x.line).cmp(&(&y.path, y.line))
+        });
+        let mut paths: Vec<&str> = members
+            .iter()
+            .map(|(file, index)| files[*file][*index].2.path.as_str())
+            .collect();
+        paths.dedup();
+        let names: Vec<String> = if whole_directory && paths.len() > 1 {
+            paths.iter().map(|path| format!("`{path}`")).collect()
+        } else {
+            members
+                .iter()
+                .map(|(file, index)| format!("`{}`", files[*file][*index].1))
+                .collect()
+        };
+        let listed = match names.len() {
+            count if count > 4 => format!("{} and {} more", names[..3].join(", "), count - 3),
+            _ => names.join(", "),
+        };
+        let (lead_file, lead_index) = members[0];
+        let first = files[lead_file][lead_index].2.message.clone();
+        let deleted = members
+            .iter()
+            .filter(|(file, _)| {
+                fates
+                    .get(*file)
+                    .is_some_and(|fate| fate.head_path.is_none())
+            })
+            .count();
+        let how = match deleted {
+            0 => "no longer collected with their",
+            all if all == members.len() => "deleted with their",
+            _ => "deleted or no longer collected with their",
+        };
+        let summary = if whole_directory && paths.len() > 1 {
+            format!(
+                "{} tests {how} {} files under `{}/`: {listed} (the first: {first})",
+                members.len(),
+                paths.len(),
+                common_directory(&paths),
+            )
+        } else {
+            format!(
+                "{} tests {how} file: {listed} (the first: {first})",
+                members.len()
+            )
+        };
+        let last_line = members
+            .iter()
+            .filter(|(file, _)| *file == lead_file)
+            .map(|(file, index)| files[*file][*index].2.end_line)
+            .max()
+            .unwrap_or(files[lead_file][lead_index].2.end_line);
+        let lead = &mut files[lead_file][lead_index].2;
+        lead.message = crate::secrets::scanner().redact_line(&summary);
+        lead.end_line = lead.end_line.max(last_line);
+        folded.extend(&members[1..]);
+    }
+    folded.sort_unstable();
+    for (file, index) in folded.into_iter().rev() {
+        files[file].remove(index);
+    }
+}
+
+/// The deepest directory all `paths` are in (empty for the repository's root).
+fn common_directory<'p>(paths: &[&'p str]) -> &'p str {
+    let Some(first) = paths.first() else {
+        return "";
+    };
+    ancestors(first)
+        .filter(|directory| {
+            paths.iter().all(|path| {
+                path.strip_prefix(directory)
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+        })
+        .last()
+        .unwrap_or("")
+}
+
+/// The directories above `path`, the highest first: `a`, `a/b` for `a/b/c.py`.
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    path.match_indices('/').map(move |(at, _)| &path[..at])
+}
+
 /// More findings than this of one flood-prone rule (and side, severity and confidence) in one
 /// change become one.
 pub const MAX_ALIKE_PER_CHANGE: usize = 20;
@@ -199,9 +348,28 @@ const FLOOD_PRONE: &[&str] = &["disabled-check", "weakened-coverage", "new-depen
 /// that share side, severity and confidence into its first (by path and line), whose message
 /// then counts the others and names where the first few are. `findings` is sorted.
 pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
+    let findings = fold_alike_in_change(findings, TEST_FLOOD_PRONE, true);
+    fold_alike_in_change(findings, FLOOD_PRONE, false)
+}
+
+/// Test rules whose findings a refactor repeats across a tree (a package removed, an error
+/// type renamed in every test): past [`MAX_ALIKE_PER_CHANGE`] alike findings in one change,
+/// they are folded by directory, at the deepest level that leaves no more than that many, so
+/// each area still has its own finding. (The other test rules are not: a skip or a focus is
+/// one decision per test, and each is its own thing to review.)
+const TEST_FLOOD_PRONE: &[&str] = &["deleted-test", "weakened-assertion"];
+
+/// Folds each group of more than [`MAX_ALIKE_PER_CHANGE`] findings of `rules` that share side,
+/// severity and confidence: into one finding, or (`by_directory`) into one per directory at
+/// the deepest level that leaves no more than that many. `findings` is sorted.
+fn fold_alike_in_change(
+    findings: Vec<Finding>,
+    rules: &[&str],
+    by_directory: bool,
+) -> Vec<Finding> {
     let mut groups: HashMap<Alike, Vec<usize>> = HashMap::new();
     for (index, finding) in findings.iter().enumerate() {
-        if FLOOD_PRONE.contains(&finding.rule) {
+        if rules.contains(&finding.rule) {
             groups
                 .entry((
                     finding.rule,
@@ -219,32 +387,61 @@ pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
         .into_values()
         .filter(|members| members.len() > MAX_ALIKE_PER_CHANGE)
     {
-        let mut files: Vec<&str> = members
-            .iter()
-            .map(|index| findings[*index].path.as_str())
-            .collect();
-        files.dedup();
-        let places: Vec<String> = members[1..]
-            .iter()
-            .take(3)
-            .map(|index| format!("{}:{}", findings[*index].path, findings[*index].line))
-            .collect();
-        let lead = &findings[members[0]];
-        // Paths are the change's text, redacted like the messages.
-        summaries.insert(
-            members[0],
-            crate::secrets::scanner().redact_line(&format!(
-                "{} (and {} more `{}` findings in {} files of this change, one cause: {} and {} more)",
-                lead.message,
-                members.len() - 1,
-                lead.rule,
-                files.len(),
-                places.join(", "),
-                members.len().saturating_sub(4)
-            )),
-        );
-        for index in &members[1..] {
-            folded[*index] = true;
+        let areas = if by_directory {
+            areas_of(&findings, &members)
+        } else {
+            std::iter::once((String::new(), members)).collect()
+        };
+        for (area, mut area_members) in areas {
+            if area_members.len() < 2 {
+                continue;
+            }
+            area_members.sort_unstable();
+            let lead = &findings[area_members[0]];
+            let mut files: Vec<&str> = area_members
+                .iter()
+                .map(|index| findings[*index].path.as_str())
+                .collect();
+            files.dedup();
+            let places: Vec<String> = area_members[1..]
+                .iter()
+                .take(3)
+                .map(|index| format!("{}:{}", findings[*index].path, findings[*index].line))
+                .collect();
+            let (count, more) = (area_members.len() - 1, area_members.len().saturating_sub(4));
+            let summary = if by_directory {
+                let place = match area.as_str() {
+                    "" => String::new(),
+                    area => format!(" under `{area}/`"),
+                };
+                let more = match more {
+                    0 => String::new(),
+                    more => format!(" and {more} more"),
+                };
+                format!(
+                    "{} (and {count} more `{}` findings{place} in {} files of this change: {}{more})",
+                    lead.message,
+                    lead.rule,
+                    files.len(),
+                    places.join(", "),
+                )
+            } else {
+                format!(
+                    "{} (and {count} more `{}` findings in {} files of this change, one cause: {} and {more} more)",
+                    lead.message,
+                    lead.rule,
+                    files.len(),
+                    places.join(", "),
+                )
+            };
+            // Paths are the change's text, redacted like the messages.
+            summaries.insert(
+                area_members[0],
+                crate::secrets::scanner().redact_line(&summary),
+            );
+            for index in &area_members[1..] {
+                folded[*index] = true;
+            }
         }
     }
     findings
@@ -258,6 +455,35 @@ pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
             finding
         })
         .collect()
+}
+
+/// `members` by directory, at the deepest level that gives no more than
+/// [`MAX_ALIKE_PER_CHANGE`] directories (at worst, the whole change as one).
+fn areas_of(
+    findings: &[Finding],
+    members: &[usize],
+) -> std::collections::BTreeMap<String, Vec<usize>> {
+    let by_depth = |depth: usize| {
+        let mut areas: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+        for index in members {
+            let area = ancestors(&findings[*index].path)
+                .take(depth)
+                .last()
+                .unwrap_or_default();
+            areas.entry(area.to_string()).or_default().push(*index);
+        }
+        areas
+    };
+    let deepest = members
+        .iter()
+        .map(|index| ancestors(&findings[*index].path).count())
+        .max()
+        .unwrap_or(0);
+    (0..=deepest)
+        .rev()
+        .map(by_depth)
+        .find(|areas| areas.len() <= MAX_ALIKE_PER_CHANGE)
+        .unwrap_or_else(|| by_depth(0))
 }
 
 /// A test's name without `test` and without the words of its file's name, joined by `_`:
@@ -446,6 +672,117 @@ mod tests {
             "{}",
             files[0][0].2.message
         );
+    }
+
+    fn deleted_in(
+        path: &str,
+        test: &str,
+        line: u32,
+        severity: Severity,
+    ) -> (&'static Rule, String, Finding) {
+        let rule = crate::rules::find("deleted-test").unwrap();
+        let mut found = finding(line, severity);
+        found.path = path.to_string();
+        found.message = format!("test `{test}` was deleted with its file");
+        (rule, test.to_string(), found)
+    }
+
+    fn fate<'a>(path: &'a str, deleted: bool) -> FileFate<'a> {
+        FileFate {
+            path,
+            head_path: (!deleted).then_some(path),
+            gone: deleted,
+        }
+    }
+
+    #[test]
+    fn a_deleted_test_file_is_one_finding_that_lists_its_tests() {
+        let mut files: PerFile = vec![
+            vec![
+                deleted_in("pkg/tests/test_a.py", "test_one", 3, Severity::Error),
+                deleted_in("pkg/tests/test_a.py", "test_two", 9, Severity::Error),
+            ],
+            vec![deleted_in(
+                "pkg/tests/test_b.py",
+                "test_three",
+                4,
+                Severity::Error,
+            )],
+        ];
+        // test_b.py is edited, not deleted: its directory survives, and so does its finding.
+        let fates = [
+            fate("pkg/tests/test_a.py", true),
+            fate("pkg/tests/test_b.py", false),
+        ];
+        fold_deleted_files(&mut files, &fates);
+        assert_eq!(files.iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 1]);
+        let lead = &files[0][0].2;
+        assert_eq!(
+            lead.message,
+            "2 tests deleted with their file: `test_one`, `test_two` (the first: test `test_one` was deleted with its file)"
+        );
+        assert_eq!(lead.end_line, 9);
+    }
+
+    #[test]
+    fn test_files_deleted_under_one_directory_are_one_finding_per_severity() {
+        let mut files: PerFile = vec![
+            vec![deleted_in("cli/test/a.test.ts", "a", 1, Severity::Error)],
+            vec![deleted_in(
+                "cli/test/sub/b.test.ts",
+                "b",
+                1,
+                Severity::Error,
+            )],
+            vec![deleted_in("cli/src/c.test.ts", "c", 1, Severity::Warning)],
+            vec![deleted_in("cli/src/d.test.ts", "d", 1, Severity::Warning)],
+            vec![deleted_in("other/e.test.ts", "e", 1, Severity::Error)],
+            vec![],
+        ];
+        let fates = [
+            fate("cli/test/a.test.ts", true),
+            fate("cli/test/sub/b.test.ts", true),
+            fate("cli/src/c.test.ts", true),
+            fate("cli/src/d.test.ts", true),
+            fate("other/e.test.ts", true),
+            // `other/` keeps a file, so e.test.ts leaves alone.
+            fate("other/keep.ts", false),
+        ];
+        fold_deleted_files(&mut files, &fates);
+        let kept: Vec<usize> = files.iter().map(Vec::len).collect();
+        assert_eq!(kept, vec![1, 0, 1, 0, 1, 0]);
+        assert_eq!(
+            files[0][0].2.message,
+            "2 tests deleted with their 2 files under `cli/test/`: `cli/test/a.test.ts`, `cli/test/sub/b.test.ts` (the first: test `a` was deleted with its file)"
+        );
+        assert_eq!(files[2][0].2.severity, Severity::Warning);
+        assert!(files[2][0].2.message.contains("under `cli/src/`"));
+        assert_eq!(files[4][0].2.message, "test `e` was deleted with its file");
+    }
+
+    #[test]
+    fn a_flood_of_deleted_tests_is_folded_by_directory_to_at_most_twenty() {
+        let mut given: Vec<Finding> = Vec::new();
+        for area in 0..3 {
+            for file in 0..15 {
+                let mut found = finding(1, Severity::Error);
+                found.path = format!("packages/p{area}/test/f{file}.test.ts");
+                given.push(found);
+            }
+        }
+        given.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let out = fold_floods(given.clone());
+        assert_eq!(out.len(), 3, "{out:#?}");
+        assert!(
+            out[0].message.contains(
+                "(and 14 more `deleted-test` findings under `packages/p0/test/` in 15 files"
+            ),
+            "{}",
+            out[0].message
+        );
+        // Twenty alike findings are left as they are.
+        let twenty: Vec<Finding> = given.into_iter().take(MAX_ALIKE_PER_CHANGE).collect();
+        assert_eq!(fold_floods(twenty.clone()), twenty);
     }
 
     #[test]

@@ -173,6 +173,8 @@ pub struct FileContext<'a> {
     cut_short: Cell<bool>,
     /// The test inventory of each side (base, head), once built.
     tests: [OnceCell<Rc<Vec<super::inventory::Test>>>; 2],
+    /// What the whole change removes from production code.
+    removed: &'a super::subjects::Removed,
 }
 
 impl<'a> FileContext<'a> {
@@ -202,7 +204,20 @@ impl<'a> FileContext<'a> {
             deadline: lang::budget::Deadline::after(lang::parse_budget()),
             cut_short: Cell::new(false),
             tests: [OnceCell::new(), OnceCell::new()],
+            removed: super::subjects::Removed::none(),
         }
+    }
+
+    /// Tells the context what the whole change removes from production code (see
+    /// [`super::subjects`]); without it, nothing.
+    pub fn with_removed(mut self, removed: &'a super::subjects::Removed) -> FileContext<'a> {
+        self.removed = removed;
+        self
+    }
+
+    /// The production definitions the whole change removes.
+    pub fn removed(&self) -> &'a super::subjects::Removed {
+        self.removed
     }
 
     /// The side's text, when that side exists and is text.

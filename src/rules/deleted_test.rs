@@ -5,6 +5,7 @@ use super::declare_rule;
 use super::inventory::twins::Twins;
 use super::inventory::{self, Test, contains_body, similar_bodies};
 use super::likeness::TestPrint;
+use super::subjects::Removed;
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -89,6 +90,20 @@ declare_rule! {
     /// is a deletion.
     ///
     /// A swap, one test deleted and an unrelated one added, is still a deletion.
+    ///
+    /// A test deleted together with the production code it exercised (a function, class,
+    /// method, type or field whose definition the change removes from a file the runners do not
+    /// collect, defines on no added line, and no changed production file still reads) is a
+    /// feature taken away rather than a check dodged: a warning that names what went
+    /// (`; the change also removes `refund_with_fee` (src/billing.py), which it exercised`).
+    /// Test helpers, fixtures and a Rust file's inline test module are never such a subject,
+    /// and a test deleted beside some other removal is still an error.
+    ///
+    /// One cause is one finding: the tests of a deleted test file (or of one moved out of the
+    /// runner's collection) are one finding that lists them, the files deleted under a
+    /// directory where the change keeps no file are one finding for that directory, and past
+    /// 20 alike findings in one change they are folded by directory so that each area keeps
+    /// one.
     /// ## Configuration
     /// `rules.deleted-test.severity` in `.integrity-gate.yml`; `rules.deleted-test.likely-severity`
     /// sets the severity of the `likely` findings (`error` makes them block again). A deliberate
@@ -266,6 +281,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 candidate
                     .message
                     .push_str(" (it was skipped in base, so it did not run)");
+            } else if candidate.severity == Severity::Error
+                && !head_keys.contains(test.key.as_str())
+                && let Some((name, path)) = subject_removed(context, test)
+            {
+                // The feature went with its test: still a deletion to review, not a dodge.
+                candidate.severity = Severity::Warning;
+                candidate
+                    .message
+                    .push_str(&Removed::explain(name, path, "it exercised"));
             }
             // A twin's note names the test that remains, whose body must not drop it. Any
             // other deletion may live on under another name in another file, with its body.
@@ -329,6 +353,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         key,
         severity: Severity::Error,
     }));
+}
+
+/// A production definition the change removes that the deleted `test` reads (in its code or
+/// in the names of its suites), with the path it stood in.
+fn subject_removed<'c>(context: &FileContext<'c>, test: &Test) -> Option<(&'c str, &'c str)> {
+    let removed = context.removed();
+    if removed.is_empty() {
+        return None;
+    }
+    let code = context
+        .side(Side::Base)
+        .and_then(|side| side.text.get(test.byte_range.clone()))
+        .unwrap_or_default();
+    removed.read_by(code).or_else(|| removed.read_by(&test.key))
 }
 
 /// A test missing from head that this rule reports.

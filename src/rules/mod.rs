@@ -22,6 +22,7 @@ pub mod likeness;
 pub(crate) mod markers;
 pub mod new_dependency;
 mod skipped_test;
+pub mod subjects;
 mod todo_stub;
 mod unreadable_change;
 mod weakened_assertion;

@@ -3,6 +3,7 @@
 use super::assertions::{self, Assertion, Family, PastDepth, TestChecks};
 use super::context::{Candidate, FileContext, Output};
 use super::inventory::{self, Test};
+use super::subjects::Removed;
 use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -128,6 +129,13 @@ declare_rule! {
     /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
     ///   `empty-catch`.
     /// - Tests added or deleted by the change (deleted ones are `deleted-test`).
+    ///
+    /// Checks that read only what the change removes from the production code (a method,
+    /// property, field or function whose definition goes: `expect(state.hasCjsFactory(id))`
+    /// once `hasCjsFactory` is deleted) could not stay: a warning that names the removed
+    /// definition. A check dropped while what it read remains is an error as before. Past 20
+    /// alike findings in one change (an error type renamed in every test), they are folded by
+    /// directory.
     /// ## Configuration
     /// `rules.weakened-assertion.severity` in `.integrity-gate.yml`.
     pub static WEAKENED_ASSERTION = {
@@ -314,7 +322,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 split_into.len()
             )
         };
-        let judged = compare(&name, &before, after);
+        let judged = compare(&name, &before, after, context.removed());
         let line = head_test.map_or(test.line, |other| other.line);
         if let Some(mut candidate) = judge_depth(judged, doubt.as_deref(), &name, line) {
             if let Some(helper) = delegated.first() {
@@ -669,7 +677,7 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 old.checks.past_depth.as_ref(),
                 new.checks.past_depth.as_ref(),
             );
-            let judged = compare(&label, &before, &new.checks.assertions);
+            let judged = compare(&label, &before, &new.checks.assertions, Removed::none());
             if let Some(candidate) = judge_depth(judged, doubt.as_deref(), &label, new.test.line) {
                 let index = if candidate.side == Side::Base {
                     *from
@@ -1183,7 +1191,12 @@ fn about_errors(assertion: &Assertion) -> bool {
 }
 
 /// What got weaker in one test, as one candidate.
-fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Candidate> {
+fn compare(
+    label: &str,
+    before: &[Assertion],
+    after: &[Assertion],
+    gone: &Removed,
+) -> Option<Candidate> {
     // Assertions in a branch that never runs do not count (base ones did not either). A
     // known-failure `#[should_panic]` dropped is the test now expected to pass: stricter.
     let before: Vec<Assertion> = before
@@ -1213,6 +1226,13 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         return None;
     }
     let mut reasons: Vec<String> = Vec::new();
+    // Per reason, the removed production definition its old check read, if any: checks that
+    // read only what the change takes out of the product could not stay.
+    let mut subjects: Vec<Option<(&str, &str)>> = Vec::new();
+    let read_removed = |assertion: &Assertion| {
+        gone.read_by(&assertion.first_line)
+            .or_else(|| gone.read_by(&assertion.norm))
+    };
     // Base-side location (a removal) wins over a head-side one.
     let mut base_line: Option<u32> = None;
     let mut head_line: Option<u32> = None;
@@ -1238,9 +1258,11 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             _ => false,
         };
         if weaker && new.strength > 0 {
+            subjects.push(read_removed(old));
             reasons.push(format!("`{}` → `{}`", old.shown(), new.shown()));
             head_line.get_or_insert(new.line);
         } else if !weaker && new.strength > 0 && new.debug_only && !old.debug_only {
+            subjects.push(read_removed(old));
             reasons.push(format!(
                 "`{}` → `{}` (compiled out where debug assertions are off, as in `cargo test --release`)",
                 old.shown(),
@@ -1248,6 +1270,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             ));
             head_line.get_or_insert(new.line);
         } else if weaker {
+            subjects.push(read_removed(old));
             reasons.push(format!(
                 "`{}` → trivially true `{}`",
                 old.shown(),
@@ -1255,6 +1278,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             ));
             head_line.get_or_insert(new.line);
         } else if widened {
+            subjects.push(read_removed(old));
             reasons.push(format!(
                 "tolerance widened {} → {} in `{}`",
                 old.tolerance.unwrap_or_default(),
@@ -1265,6 +1289,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         }
     }
     for new in left_new.iter().filter(|a| a.strength == 0) {
+        subjects.push(None);
         reasons.push(format!("trivially true `{}` added", new.shown()));
         head_line.get_or_insert(new.line);
     }
@@ -1322,6 +1347,14 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             String::new()
         };
         reasons.insert(0, format!("{prefix}{}{more} removed", listed.join(", ")));
+        let read: Vec<Option<(&str, &str)>> = unpaired.iter().map(|a| read_removed(a)).collect();
+        subjects.insert(
+            0,
+            read.iter()
+                .all(Option::is_some)
+                .then(|| read.first().copied().flatten())
+                .flatten(),
+        );
         base_line = unpaired.first().map(|a| a.line);
     }
     if reasons.is_empty() {
@@ -1334,11 +1367,18 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
             crate::rules::markers::shorten(&exact.norm, 90)
         ));
     }
-    let severity = if only_warnings && reasons.len() == 1 {
+    let mut severity = if only_warnings && reasons.len() == 1 {
         Severity::Warning
     } else {
         Severity::Error
     };
+    let mut message = format!("{label}: {}", reasons.join("; "));
+    if subjects.iter().all(Option::is_some)
+        && let Some(Some((name, path))) = subjects.first()
+    {
+        severity = Severity::Warning;
+        message.push_str(&Removed::explain(name, path, "the removed checks read"));
+    }
     let (side, line) = match (base_line, head_line) {
         (Some(line), _) => (Side::Base, line),
         (None, Some(line)) => (Side::Head, line),
@@ -1349,7 +1389,7 @@ fn compare(label: &str, before: &[Assertion], after: &[Assertion]) -> Option<Can
         line,
         end_line: line,
         severity,
-        message: format!("{label}: {}", reasons.join("; ")),
+        message,
         key: String::new(),
         moved: None,
         confidence: if ported {

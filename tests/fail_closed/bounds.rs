@@ -30,7 +30,7 @@ impl Bounded {
     }
 }
 
-/// Runs the binary in `repo` with `args`, killing it after `limit`. Panics (fails the test) when
+/// Runs the binary in `repo` with `args`, killing it past `limit` of CPU time. Panics (fails the test) when
 /// the limit is exceeded, when the child dies of a signal or exits with anything but 0/1/2, or
 /// when its peak memory passes `MEMORY_LIMIT_KIB`.
 #[expect(
@@ -67,12 +67,16 @@ pub fn run_bounded(repo: &Repo, args: &[&str], limit: Duration) -> Bounded {
         if reaped == pid {
             break (status, usage);
         }
-        if started.elapsed() > limit {
+        // The bound is CPU time, so a loaded machine (other builds sharing the cores) does not
+        // fail a linear run; wall time only catches a child that hangs without working.
+        let cpu = cpu_time(pid);
+        if cpu.is_some_and(|cpu| cpu > limit) || started.elapsed() > limit * WALL_FACTOR {
             child.kill().ok();
             // SAFETY: reaps the child we just killed.
             unsafe { libc::waitpid(pid, &mut status, 0) };
             panic!(
-                "integrity-gate {args:?} ran past {limit:?} and was killed\nstderr: {}",
+                "integrity-gate {args:?} ran past {limit:?} of CPU time ({cpu:?}) or {:?} of wall time and was killed\nstderr: {}",
+                limit * WALL_FACTOR,
                 tail(&stderr.join().unwrap_or_default())
             );
         }
@@ -99,6 +103,21 @@ pub fn run_bounded(repo: &Repo, args: &[&str], limit: Duration) -> Bounded {
         bounded.peak_kib / 1024
     );
     bounded
+}
+
+/// How many times its CPU-time bound a run may take in wall time before it counts as hung.
+const WALL_FACTOR: u32 = 8;
+
+/// The CPU time (user and system) `pid` has used so far, from `/proc/<pid>/stat`.
+fn cpu_time(pid: libc::pid_t) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesised command name: state is the 3rd field, utime the 14th.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).ok()?;
+    Some(Duration::from_millis(ticks * 1000 / per_second.max(1)))
 }
 
 fn tail(text: &str) -> &str {

@@ -1,0 +1,549 @@
+//! What the change takes out of the production code: the functions, classes, methods, types and
+//! fields whose definitions it removes and defines nowhere else. A test deleted together with
+//! the code it exercised, or a check removed because the property it read no longer exists, is
+//! a feature taken away rather than a check dodged: still reported, but as a warning that names
+//! what went (`deleted-test`, `weakened-assertion`).
+//!
+//! Built once per change from the diff's lines alone, before any file is parsed: a definition
+//! the change removes stands on a removed line, and one it keeps, renames in place or moves
+//! stands on an added line somewhere in the change. So the cost follows the changed lines.
+//! Reading definitions by pattern instead of by syntax tree can only miss or over-read a
+//! definition; either way the error is towards fewer removals (a name still defined on an
+//! added line anywhere does not count), so a test is never excused by a definition that stays.
+//! Test code is never a subject: only files the runners do not collect, outside test
+//! directories, and in Rust only the lines above the file's first `#[cfg(test)]`.
+
+use crate::changeset::FilePair;
+use crate::lang::Language;
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Names shorter than this are too generic to say what a test exercised.
+const MIN_NAME: usize = 4;
+
+/// Most removed definitions kept per change: a deleted package can hold tens of thousands.
+const MAX_NAMES: usize = 100_000;
+
+/// Names that say nothing about a test's subject (every test reads them).
+const GENERIC: &[&str] = &[
+    "self",
+    "this",
+    "true",
+    "false",
+    "none",
+    "null",
+    "undefined",
+    "main",
+    "test",
+    "tests",
+    "setup",
+    "teardown",
+    "init",
+    "name",
+    "value",
+    "values",
+    "data",
+    "type",
+    "types",
+    "default",
+    "config",
+    "options",
+    "result",
+    "error",
+    "errors",
+    "index",
+    "list",
+    "item",
+    "items",
+    "path",
+    "text",
+    "string",
+    "number",
+    "object",
+    "array",
+    "count",
+    "size",
+    "length",
+    "state",
+    "props",
+    "expect",
+    "assert",
+    "describe",
+    "mock",
+    "mocks",
+    "spy",
+    "before",
+    "after",
+    "each",
+    "new",
+    "from",
+    "into",
+    "call",
+    "apply",
+    "run",
+    "start",
+    "stop",
+    "open",
+    "close",
+    "read",
+    "write",
+    "load",
+    "save",
+    "create",
+    "update",
+    "delete",
+    "remove",
+    "get",
+    "set",
+    "has",
+    "add",
+    "key",
+    "keys",
+    "id",
+    "ids",
+    "args",
+    "kwargs",
+    "input",
+    "output",
+    "response",
+    "request",
+    "client",
+    "server",
+    "context",
+    "ctx",
+    "event",
+    "events",
+    "message",
+    "file",
+    "files",
+    "node",
+    "nodes",
+    "child",
+    "children",
+    "parent",
+    "root",
+    "self_",
+    "cls",
+    "super",
+    "async",
+    "await",
+    "return",
+    "fn",
+    "function",
+    "class",
+    "struct",
+    "impl",
+    "enum",
+    "trait",
+    "const",
+    "static",
+    "let",
+    "var",
+    "pub",
+    "use",
+    "mod",
+    "crate",
+    "export",
+    "import",
+    "module",
+    "exports",
+    "require",
+];
+
+/// The production definitions the change removes, by name, each with the path it stood in.
+#[derive(Debug, Default)]
+pub struct Removed {
+    names: HashMap<String, String>,
+}
+
+impl Removed {
+    /// Reads the change: definitions on the removed lines of production files, less every name
+    /// defined on an added line of any changed file (kept, edited in place, moved or renamed to)
+    /// and every name the head side of a changed production file still reads.
+    pub fn of_change(pairs: &[&FilePair], is_test_file: impl Fn(&FilePair) -> bool) -> Removed {
+        let production = |pair: &FilePair| {
+            !is_test_file(pair)
+                && !pair.old_path.as_deref().is_some_and(in_test_directory)
+                && !pair.new_path.as_deref().is_some_and(in_test_directory)
+        };
+        let mut removed: HashMap<String, String> = HashMap::new();
+        for pair in pairs {
+            let Some(language) = source_language(pair.path()) else {
+                continue;
+            };
+            let (Some(base), Some(path)) = (pair.base.text(), pair.old_path.as_deref()) else {
+                continue;
+            };
+            if pair.removed.is_empty() || !production(pair) {
+                continue;
+            }
+            let tests_from = match language {
+                Some(Language::Rust) => rust_tests_start(base),
+                _ => u32::MAX,
+            };
+            let starts = crate::text::line_starts(base);
+            for line in pair.removed.iter().take_while(|line| *line < tests_from) {
+                if removed.len() >= MAX_NAMES {
+                    break;
+                }
+                let Some(text) = line_at(base, &starts, line) else {
+                    continue;
+                };
+                for name in definitions(text) {
+                    removed
+                        .entry(name.to_string())
+                        .or_insert_with(|| path.to_string());
+                }
+            }
+        }
+        if removed.is_empty() {
+            return Removed::default();
+        }
+        // Kept, edited in place, moved or renamed to: defined again on an added line of any
+        // changed file. Only lines that name a removed definition are read as code.
+        for pair in pairs {
+            if source_language(pair.path()).is_none() {
+                continue;
+            }
+            let Some(head) = pair.head.text().filter(|_| !pair.added.is_empty()) else {
+                continue;
+            };
+            let starts = crate::text::line_starts(head);
+            for line in pair.added.iter() {
+                let Some(text) = line_at(head, &starts, line) else {
+                    continue;
+                };
+                if identifiers(text).any(|word| removed.contains_key(word)) {
+                    for name in definitions(text) {
+                        removed.remove(name);
+                    }
+                }
+            }
+        }
+        // A name production code still reads is still defined somewhere (another overload, an
+        // unchanged file): only names gone from every changed production file count.
+        for pair in pairs {
+            if removed.is_empty() {
+                break;
+            }
+            if source_language(pair.path()).is_none() || !production(pair) {
+                continue;
+            }
+            if let Some(head) = pair.head.text() {
+                for word in identifiers(head) {
+                    removed.remove(word);
+                }
+            }
+        }
+        Removed { names: removed }
+    }
+
+    /// The first removed definition (by position in `text`) that `text` reads, with the path it
+    /// stood in: a name used as a whole identifier, not one inside a longer name.
+    pub fn read_by(&self, text: &str) -> Option<(&str, &str)> {
+        if self.names.is_empty() {
+            return None;
+        }
+        identifiers(text).find_map(|word| {
+            self.names
+                .get_key_value(word)
+                .map(|(name, path)| (name.as_str(), path.as_str()))
+        })
+    }
+
+    /// The message tail naming what went: `; the change also removes `x` (src/a.ts), which it
+    /// read`.
+    pub fn explain(name: &str, path: &str, what: &str) -> String {
+        format!("; the change also removes `{name}` ({path}), which {what}")
+    }
+
+    /// No removals: what a file judged on its own sees.
+    pub fn none() -> &'static Removed {
+        static NONE: OnceLock<Removed> = OnceLock::new();
+        NONE.get_or_init(Removed::default)
+    }
+
+    /// Whether the change removes no definition at all.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// Source files whose definitions can be a test's subject, with their grammar if the gate has
+/// one (`Some(None)`: a source language read by pattern only, such as Go or Java).
+fn source_language(path: &str) -> Option<Option<Language>> {
+    if let Some(language) = Language::from_path(path) {
+        return Some(Some(language));
+    }
+    let extension = path.rsplit_once('.').map(|(_, extension)| extension)?;
+    matches!(
+        extension,
+        "go" | "java" | "kt" | "scala" | "cs" | "rb" | "php" | "swift" | "vue" | "svelte"
+    )
+    .then_some(None)
+}
+
+/// A directory on the path holds tests, helpers or fixtures rather than the product.
+fn in_test_directory(path: &str) -> bool {
+    let mut directories: Vec<&str> = path.split('/').collect();
+    let file = directories.pop().unwrap_or_default();
+    let file = file.to_ascii_lowercase();
+    file.starts_with("test_")
+        || file.starts_with("conftest")
+        || file.contains("_test.")
+        || file.contains(".test.")
+        || file.contains(".spec.")
+        || directories.iter().any(|directory| {
+            matches!(
+                directory.to_ascii_lowercase().as_str(),
+                "test"
+                    | "tests"
+                    | "__tests__"
+                    | "spec"
+                    | "specs"
+                    | "testing"
+                    | "testdata"
+                    | "test-utils"
+                    | "test_utils"
+                    | "testutils"
+                    | "fixtures"
+                    | "__fixtures__"
+                    | "__mocks__"
+                    | "e2e"
+                    | "benches"
+                    | "examples"
+            )
+        })
+}
+
+/// The 1-based line of Rust `text` from which its inline test module starts (the first
+/// `#[cfg(test)]`), or past the end.
+fn rust_tests_start(text: &str) -> u32 {
+    text.lines()
+        .position(|line| line.trim_start().starts_with("#[cfg(test)]"))
+        .and_then(|index| u32::try_from(index + 1).ok())
+        .unwrap_or(u32::MAX)
+}
+
+/// The names a line of code defines: functions, classes, methods, types, constants and fields,
+/// in Python, JavaScript/TypeScript, Rust, Go and Java spellings.
+fn definitions(line: &str) -> impl Iterator<Item = &str> {
+    static PATTERNS: OnceLock<Vec<Regex>> = OnceLock::new();
+    let patterns = PATTERNS.get_or_init(|| {
+        [
+            // `def f`, `fn f`, `func f`, `func (r T) f`, `function f`, `function* f`
+            r"\b(?:def|fn|function\s*\*?|func(?:\s*\([^)]*\))?)\s+([A-Za-z_$][\w$]*)",
+            // `class C`, `struct S`, `enum E`, `trait T`, `interface I`, `type T =`, `record R`
+            r"\b(?:class|struct|enum|trait|interface|type|record|union)\s+([A-Za-z_$][\w$]*)",
+            // module-level `const X =`, `export const x =`, `pub static X:` (a `let` or an indented
+            // `const` is a local variable, not a definition)
+            r"^(?:export\s+|pub(?:\([^)]*\))?\s+)?(?:const|static)\s+(?:mut\s+)?([A-Za-z_$][\w$]*)\s*[:=]",
+            // a method: `  async foo(a, b) {`, `  public static bar<T>(x: T): U {`
+            r"^\s*(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set|pub(?:\([^)]*\))?)\s+)*\*?([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*\([^;]*\)\s*(?::\s*[^;{]+)?\{\s*$",
+            // a field or property: `  readonly domain: string;`, `  pub domain: String,`,
+            // `  domain?: Foo`, `self.domain = ..`
+            r"^\s*(?:(?:public|private|protected|static|readonly|declare|override|pub(?:\([^)]*\))?)\s+)*([A-Za-z_$][\w$]*)\s*[?!]?\s*:\s*[A-Za-z_$\[(<{][^=]*[,;]?\s*$",
+            r"\bself\.([A-Za-z_]\w*)\s*(?::[^=]*)?=[^=]",
+        ]
+        .iter()
+        .filter_map(|pattern| Regex::new(pattern).ok())
+        .collect()
+    });
+    patterns
+        .iter()
+        .flat_map(move |pattern| pattern.captures_iter(line))
+        .filter_map(|captures| captures.get(1))
+        .map(|name| name.as_str())
+        .filter(|name| distinctive(name))
+}
+
+/// A name specific enough to say what a test exercised.
+fn distinctive(name: &str) -> bool {
+    name.len() >= MIN_NAME
+        && !GENERIC.contains(&name.to_ascii_lowercase().as_str())
+        && !matches!(
+            name,
+            "if" | "for"
+                | "while"
+                | "switch"
+                | "catch"
+                | "match"
+                | "return"
+                | "else"
+                | "func"
+                | "constructor"
+                | "elif"
+                | "with"
+                | "loop"
+                | "unsafe"
+                | "where"
+        )
+}
+
+/// The identifiers of `text`, in order.
+fn identifiers(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|word| word.len() >= MIN_NAME && !word.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+fn line_at<'t>(text: &'t str, starts: &[usize], line: u32) -> Option<&'t str> {
+    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+    let start = *starts.get(index)?;
+    let end = starts.get(index + 1).copied().unwrap_or(text.len());
+    text.get(start..end)
+        .map(|line| line.trim_end_matches(['\n', '\r']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::changeset::{Content, FilePair, Status};
+
+    fn pair(path: &str, base: Option<&str>, head: Option<&str>) -> FilePair {
+        let status = match (base, head) {
+            (None, _) => Status::Added,
+            (_, None) => Status::Deleted,
+            _ => Status::Modified,
+        };
+        FilePair::new(
+            status,
+            base.map(|_| path.to_string()),
+            head.map(|_| path.to_string()),
+            base.map_or(Content::Absent, |text| Content::from_bytes(text.into())),
+            head.map_or(Content::Absent, |text| Content::from_bytes(text.into())),
+        )
+    }
+
+    fn removed(pairs: &[FilePair]) -> Removed {
+        let pairs: Vec<&FilePair> = pairs.iter().collect();
+        Removed::of_change(&pairs, |pair| pair.path().contains("test"))
+    }
+
+    #[test]
+    fn definitions_in_each_language_are_read() {
+        let names = |line: &str| definitions(line).map(str::to_string).collect::<Vec<_>>();
+        assert_eq!(names("def compute_tax(x):"), ["compute_tax"]);
+        assert_eq!(
+            names("export async function resolvePath(a) {"),
+            ["resolvePath"]
+        );
+        assert_eq!(
+            names("pub fn forwarded_header(&self) -> Option<&str> {"),
+            ["forwarded_header"]
+        );
+        assert_eq!(names("class TracePolicy:"), ["TracePolicy"]);
+        assert_eq!(
+            names("export const createLspCommand = () => {"),
+            ["createLspCommand"]
+        );
+        assert_eq!(
+            names("  hasCjsFactory(moduleID: string): boolean {"),
+            ["hasCjsFactory"]
+        );
+        assert_eq!(names("  readonly domain: ErrorDomain;"), ["domain"]);
+        assert_eq!(names("        self.retries = retries"), ["retries"]);
+        assert_eq!(
+            names("func (s *Server) HandleLogin(w http.ResponseWriter) {"),
+            ["HandleLogin"]
+        );
+        // calls, control flow and generic names define nothing
+        assert!(names("  computeTax(order);").is_empty());
+        assert!(names("  if (ready) {").is_empty());
+        assert!(names("def test(x):").is_empty());
+        // local variables and object literals' values are no definitions
+        assert!(names("    let actual = run(cmd);").is_empty());
+        assert!(names("  const rendered = render(view);").is_empty());
+        assert!(names("  domain: 'CLI',").is_empty());
+        assert_eq!(names("export const DEFAULT_PORT = 8080;"), ["DEFAULT_PORT"]);
+    }
+
+    #[test]
+    fn a_definition_removed_from_production_code_is_removed() {
+        let change = removed(&[pair(
+            "src/policy.py",
+            Some("class TracePolicy:\n    pass\n\ndef keep():\n    pass\n"),
+            Some("def keep():\n    pass\n"),
+        )]);
+        assert_eq!(
+            change.read_by("p = TracePolicy(mode='x')"),
+            Some(("TracePolicy", "src/policy.py"))
+        );
+        assert_eq!(change.read_by("keep()"), None);
+    }
+
+    #[test]
+    fn a_deleted_file_removes_everything_it_defined() {
+        let change = removed(&[pair(
+            "src/lib/isWatchmanInstalled.ts",
+            Some("export default async function isWatchmanInstalled() {\n  return true;\n}\n"),
+            None,
+        )]);
+        assert!(change.read_by("await isWatchmanInstalled()").is_some());
+    }
+
+    #[test]
+    fn a_definition_kept_edited_moved_or_renamed_to_is_not_removed() {
+        let change = removed(&[
+            // edited in place: the signature changed
+            pair(
+                "src/a.ts",
+                Some("export function parseConfig(a) {\n}\n"),
+                Some("export function parseConfig(a, b) {\n}\n"),
+            ),
+            // moved to another file
+            pair("src/b.py", Some("def load_settings():\n    pass\n"), None),
+            pair("src/c.py", None, Some("def load_settings():\n    pass\n")),
+            // one of two definitions removed, the name still read by production code
+            pair(
+                "src/d.py",
+                Some(
+                    "class A:\n    def render_row(self):\n        pass\n\nclass B:\n    def render_row(self):\n        pass\n",
+                ),
+                Some("class A:\n    pass\n\nclass B:\n    def render_row(self):\n        pass\n"),
+            ),
+        ]);
+        assert_eq!(change.read_by("b.render_row()"), None);
+        assert_eq!(change.read_by("parseConfig(x)"), None);
+        assert_eq!(change.read_by("load_settings()"), None);
+        assert!(change.is_empty());
+    }
+
+    #[test]
+    fn test_code_is_never_a_subject() {
+        let change = removed(&[
+            pair(
+                "tests/helpers.py",
+                Some("def make_client():\n    pass\n"),
+                None,
+            ),
+            pair(
+                "src/__tests__/util.ts",
+                Some("function buildFixture() {\n}\n"),
+                None,
+            ),
+            pair(
+                "src/lib.rs",
+                Some(
+                    "pub fn real_api() {}\n#[cfg(test)]\nmod tests {\n    fn helper_setup() {}\n}\n",
+                ),
+                Some("#[cfg(test)]\nmod tests {\n}\n"),
+            ),
+        ]);
+        assert_eq!(change.read_by("make_client()"), None);
+        assert_eq!(change.read_by("buildFixture()"), None);
+        assert_eq!(change.read_by("helper_setup()"), None);
+        assert_eq!(
+            change.read_by("real_api()"),
+            Some(("real_api", "src/lib.rs"))
+        );
+    }
+
+    #[test]
+    fn only_whole_identifiers_are_read() {
+        let change = removed(&[pair("src/a.py", Some("def parse_row():\n    pass\n"), None)]);
+        assert_eq!(change.read_by("parse_rows(x)"), None);
+        assert_eq!(change.read_by("my_parse_row(x)"), None);
+        assert!(change.read_by("mod.parse_row(x)").is_some());
+    }
+}
