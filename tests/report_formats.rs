@@ -217,3 +217,37 @@ fn markdown_format_through_the_binary() {
     assert!(md.contains("### Removed by this change"), "{md}");
     assert!(md.contains("@pytest.mark.skip"), "{md}");
 }
+
+/// A range past the progress bar's threshold, run with stderr captured (not a terminal): no
+/// bar, no escape sequence, nothing on stderr at all, in every format.
+#[test]
+fn no_progress_bar_when_stderr_is_not_a_terminal() {
+    let repo = Repo::new();
+    repo.write("README.md", "base\n");
+    repo.commit("base");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    let files = integrity_gate::progress::MIN_FILES + 20;
+    for i in 0..files {
+        repo.write(
+            &format!("src/m{i:04}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    repo.commit("many files");
+    for format in ["human", "markdown", "json"] {
+        let output = repo.run(&["diff", "main", "--format", format]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{format}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stderr(&output), "", "{format}");
+        assert!(!stdout(&output).contains("files\r"), "{format}");
+    }
+    let summary = stdout(&repo.run(&["diff", "main"]));
+    assert!(
+        summary.contains(&format!("in {files} changed files")),
+        "{summary}"
+    );
+}
