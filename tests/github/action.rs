@@ -153,6 +153,41 @@ fn pre_commit_hook_definition() {
             .as_str()
             .is_some_and(|e| e.starts_with("integrity-gate ") && !e.contains('$'))
     );
+    assert_eq!(
+        hook["language"], "python",
+        "no Rust toolchain for hook users"
+    );
+}
+
+fn toml_file(rel: &str) -> toml::Table {
+    let text = std::fs::read_to_string(crate_file(rel)).unwrap();
+    text.parse::<toml::Table>()
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// pre-commit installs the root pyproject.toml: a shim pinning the wheel of this very
+/// version, which python/pyproject.toml builds from Cargo.toml with the binary inside.
+#[test]
+fn python_packages_follow_the_crate_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let shim = toml_file("pyproject.toml");
+    assert_eq!(shim["project"]["version"].as_str(), Some(version));
+    let pin = format!("integrity-gate=={version}");
+    assert_eq!(
+        shim["project"]["dependencies"]
+            .as_array()
+            .map(|deps| deps.iter().filter_map(|d| d.as_str()).collect::<Vec<_>>()),
+        Some(vec![pin.as_str()])
+    );
+    let wheel = toml_file("python/pyproject.toml");
+    assert_eq!(wheel["project"]["name"].as_str(), Some("integrity-gate"));
+    assert_eq!(
+        wheel["build-system"]["build-backend"].as_str(),
+        Some("maturin")
+    );
+    let maturin = &wheel["tool"]["maturin"];
+    assert_eq!(maturin["bindings"].as_str(), Some("bin"));
+    assert_eq!(maturin["manifest-path"].as_str(), Some("../Cargo.toml"));
 }
 
 /// A fake runner: an action directory with its own Cargo.toml/lock and checksum table, a bin
