@@ -134,6 +134,54 @@ fn every_input_reaches_scripts_through_env_and_uses_are_pinned() {
     assert_eq!(token_steps, 1);
 }
 
+/// Every third-party action in the workflows (and the action) is pinned by a full commit SHA
+/// with the release it was read from as a comment; local actions (`./…`) are the only others.
+#[test]
+fn workflows_pin_every_action_by_commit_sha() {
+    let dir = crate_file(".github/workflows");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    let names: Vec<String> = files
+        .iter()
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    assert_eq!(names, ["ci.yml", "release.yml"]);
+    files.push(crate_file("action.yml"));
+    let mut pinned = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for line in text.lines() {
+            let Some(uses) = line
+                .trim_start()
+                .trim_start_matches("- ")
+                .strip_prefix("uses: ")
+            else {
+                continue;
+            };
+            let (action, comment) = uses.split_once(" # ").unwrap_or((uses, ""));
+            if action.starts_with("./") {
+                continue;
+            }
+            let (_, rev) = action.split_once('@').unwrap_or((action, ""));
+            assert!(
+                rev.len() == 40 && rev.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{}: `{action}` must be pinned by commit SHA",
+                file.display()
+            );
+            assert!(
+                comment.starts_with('v'),
+                "{}: `{action}` needs its version as a comment",
+                file.display()
+            );
+            pinned += 1;
+        }
+    }
+    assert!(pinned >= 10, "{pinned}");
+}
+
 #[test]
 fn pre_commit_hook_definition() {
     let hooks = yaml(".pre-commit-hooks.yaml");
@@ -344,12 +392,7 @@ fn release_archive(fake: &FakeRunner) -> (PathBuf, String) {
         .status()
         .unwrap();
     assert!(status.success());
-    let sha = Command::new("sha256sum").arg(&archive).output().unwrap();
-    let sha = String::from_utf8_lossy(&sha.stdout)
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string();
+    let sha = sha256_hex(&std::fs::read(&archive).unwrap(), &fake.path("temp"));
     (archive, sha)
 }
 
@@ -530,10 +573,21 @@ fn target_archive(dir: &Path, target: &str, suffix: &str, binary: &str) -> Vec<u
     std::fs::read(archive).unwrap()
 }
 
+/// The SHA-256 of `bytes` in hex, from `sha256sum` or (macOS) `shasum -a 256`, as the
+/// install script computes it.
 fn sha256_hex(bytes: &[u8], dir: &Path) -> String {
     let file = dir.join("to-hash");
     std::fs::write(&file, bytes).unwrap();
-    let out = Command::new("sha256sum").arg(&file).output().unwrap();
+    let out = Command::new("sha256sum")
+        .arg(&file)
+        .output()
+        .or_else(|_| {
+            Command::new("shasum")
+                .args(["-a", "256"])
+                .arg(&file)
+                .output()
+        })
+        .unwrap();
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .next()
