@@ -149,11 +149,13 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .with_base_js_files(&change.base_js_files);
     drop(collecting);
     let removed = removed_definitions(&pairs, &collection);
+    crate::progress::start(pairs.len());
     let results: Vec<FileResult> = pairs
         .par_iter()
         .map(|pair| {
             let started = crate::timings::enabled().then(std::time::Instant::now);
             let result = analyze_file(pair, &rules, &collection, &prefilters, &removed);
+            crate::progress::tick();
             if let Some(started) = started {
                 let bytes = [pair.base.text(), pair.head.text()]
                     .into_iter()
@@ -165,6 +167,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             result
         })
         .collect();
+    crate::progress::finish();
     let _judging = crate::timings::span("phase", || "judge across files".into());
 
     let mut facts: FactTable = HashMap::new();

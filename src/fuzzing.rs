@@ -151,8 +151,8 @@ fn file_pair(path: &str, data: &[u8]) {
         ..ChangeSet::default()
     };
     let report = engine::analyze(&change, &Policy::default());
-    for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
-        let _ = report::render(format, &report, Style::default());
+    for format in <Format as clap::ValueEnum>::value_variants() {
+        let _ = report::render(*format, &report, Style::default());
     }
     let _ = summary::markdown(&report, None, 65_000);
 }

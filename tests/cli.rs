@@ -4,15 +4,15 @@
 
 use crate::support::{Repo, json, run_in, stderr, stdout};
 
-const TEST_FILE: &str = "tests/test_cart.py";
-const BASE_TEST: &str = "import pytest\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n\n\ndef test_removes():\n    assert 2 - 1 == 1\n";
+pub(crate) const TEST_FILE: &str = "tests/test_cart.py";
+pub(crate) const BASE_TEST: &str = "import pytest\n\n\ndef test_adds():\n    assert 1 + 1 == 2\n\n\ndef test_removes():\n    assert 2 - 1 == 1\n";
 
 fn skipped() -> String {
     BASE_TEST.replace("def test_adds", "@pytest.mark.skip\ndef test_adds")
 }
 
 /// main has the test file; branch `feature` adds `head_change` on top.
-fn repo_with_branch(head_change: impl FnOnce(&Repo)) -> Repo {
+pub(crate) fn repo_with_branch(head_change: impl FnOnce(&Repo)) -> Repo {
     let repo = Repo::new();
     repo.write(TEST_FILE, BASE_TEST);
     repo.commit("base");
@@ -598,7 +598,9 @@ fn no_output_format_ever_contains_the_secret() {
             format!("env:\n  TOKEN: {secret}\n"),
         );
     });
-    for format in ["human", "json", "sarif", "github"] {
+    for format in [
+        "human", "json", "sarif", "github", "gitlab", "junit", "markdown",
+    ] {
         let output = repo.run(&["diff", "main", "--format", format]);
         assert_eq!(
             output.status.code(),
@@ -623,49 +625,21 @@ fn no_output_format_ever_contains_the_secret() {
 
 /// A stand-in package registry on 127.0.0.1: `known` names answer with an old first upload,
 /// everything else 404. Returns the base URL and the request lines it received.
-fn fake_registry(
-    known: &'static [&'static str],
-) -> (String, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
-    use std::io::{BufRead, BufReader, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let recorded = std::sync::Arc::clone(&seen);
-    std::thread::spawn(move || {
-        for stream in listener.incoming().take(16) {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut request_line = String::new();
-            reader.read_line(&mut request_line).unwrap();
-            loop {
-                let mut header = String::new();
-                if reader.read_line(&mut header).unwrap() <= 2 {
-                    break;
-                }
-            }
-            recorded
-                .lock()
-                .unwrap()
-                .push(request_line.trim().to_string());
-            let hit = known
-                .iter()
-                .any(|name| request_line.contains(&format!("/pypi/{name}/json")));
-            let (status, body) = if hit {
-                (
-                    "200 OK",
-                    r#"{"releases":{"1.0":[{"upload_time_iso_8601":"2015-01-01T00:00:00Z"}]}}"#,
-                )
-            } else {
-                ("404 Not Found", r#"{"message":"Not Found"}"#)
-            };
-            let _ = write!(
-                stream,
-                "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
+fn fake_registry(known: &'static [&'static str]) -> (String, crate::support::Requests) {
+    crate::support::serve(16, move |request_line| {
+        let hit = known
+            .iter()
+            .any(|name| request_line.contains(&format!("/pypi/{name}/json")));
+        if hit {
+            (
+                "200 OK",
+                br#"{"releases":{"1.0":[{"upload_time_iso_8601":"2015-01-01T00:00:00Z"}]}}"#
+                    .to_vec(),
+            )
+        } else {
+            ("404 Not Found", br#"{"message":"Not Found"}"#.to_vec())
         }
-    });
-    (format!("http://{address}"), seen)
+    })
 }
 
 /// The workspace declarations that decide whose a fixture-looking manifest is are read from

@@ -7,4 +7,5 @@ mod fixtures;
 mod fuzz_corpus;
 mod github;
 mod inventory;
+mod report_formats;
 mod support;

@@ -93,3 +93,46 @@ pub fn rules_of(report: &serde_json::Value) -> Vec<String> {
         .map(|finding| finding["rule"].as_str().unwrap().to_string())
         .collect()
 }
+
+/// The request lines a [`serve`] server received, in order.
+pub type Requests = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
+/// A stand-in HTTP server on 127.0.0.1 for at most `max_requests` connections: `respond`
+/// maps a request line (`GET /path HTTP/1.1`) to a status line and a body. Returns the base
+/// URL and the request lines received. Every response closes its connection.
+pub fn serve(
+    max_requests: usize,
+    respond: impl Fn(&str) -> (&'static str, Vec<u8>) + Send + 'static,
+) -> (String, Requests) {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = listener.local_addr().unwrap();
+    let seen = Requests::default();
+    let recorded = std::sync::Arc::clone(&seen);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(max_requests) {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut request_line = String::new();
+            if reader.read_line(&mut request_line).is_err() {
+                continue;
+            }
+            loop {
+                let mut header = String::new();
+                if reader.read_line(&mut header).unwrap_or(0) <= 2 {
+                    break;
+                }
+            }
+            let request_line = request_line.trim().to_string();
+            recorded.lock().unwrap().push(request_line.clone());
+            let (status, body) = respond(&request_line);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(&body);
+        }
+    });
+    (format!("http://{address}"), seen)
+}

@@ -135,6 +135,9 @@ pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
         agent: false,
         online: args.online,
     };
+    if !args.format.is_machine_readable() {
+        crate::progress::allow();
+    }
     let (report, _) = analyze(&repo, &range, &source)?;
     let color = args.format == report::Format::Human
         && std::io::stdout().is_terminal()

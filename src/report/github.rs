@@ -75,6 +75,12 @@ mod tests {
     use super::*;
 
     #[test]
+    fn golden() {
+        let report = super::super::sample::report();
+        super::super::sample::assert_golden("sample.github.txt", render(&report).as_bytes());
+    }
+
+    #[test]
     fn escapes_data_and_properties() {
         assert_eq!(escape_data("a%b\r\nc"), "a%25b%0D%0Ac");
         assert_eq!(escape_property("a:b,c\n"), "a%3Ab%2Cc%0A");

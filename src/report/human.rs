@@ -136,3 +136,14 @@ pub fn summary_line(report: &Report) -> String {
         short(&report.head),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sample;
+
+    #[test]
+    fn golden() {
+        let plain = super::render(&sample::report(), super::Style::default());
+        sample::assert_golden("sample.human.txt", plain.as_bytes());
+    }
+}

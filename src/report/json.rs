@@ -48,3 +48,14 @@ pub fn render(report: &Report) -> Vec<u8> {
     bytes.push(b'\n');
     bytes
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::sample;
+
+    /// The contract's format: a change to this golden file is a change to the contract.
+    #[test]
+    fn golden() {
+        sample::assert_golden("sample.json", &super::render(&sample::report()));
+    }
+}

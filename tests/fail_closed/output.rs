@@ -9,7 +9,9 @@ use crate::support::{Repo, json, stderr, stdout};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const FORMATS: [&str; 4] = ["json", "sarif", "github", "human"];
+const FORMATS: [&str; 7] = [
+    "json", "sarif", "github", "human", "gitlab", "junit", "markdown",
+];
 
 /// A GitHub personal access token shaped exactly like a real one (prefix and 36 characters),
 /// made of characters unlikely to appear in any other output.
