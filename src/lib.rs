@@ -30,6 +30,7 @@ pub mod git;
 pub mod github;
 pub mod hook;
 pub mod lang;
+pub mod paths;
 pub mod progress;
 pub mod query;
 pub mod repeats;

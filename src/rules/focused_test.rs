@@ -3,7 +3,8 @@
 use super::context::{Candidate, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::markers::{base_facts, dedupe, judge, marker_text};
-use crate::finding::Side;
+use crate::finding::{Severity, Side};
+use crate::lang::Language;
 use std::collections::HashSet;
 
 declare_rule! {
@@ -30,6 +31,13 @@ declare_rule! {
     ///   moved files).
     /// - `{ only: false }`, and removing a focus marker.
     /// - Identifiers that merely contain `only` (`onlyOnce()`, `it.onlyIf` of other libraries).
+    ///
+    /// A focus marker inside an `if` whose condition is only known at run time, in a helper
+    /// file the runner does not collect (jest's own `skipSuiteWithoutWatchman()`: `if
+    /// (!isWatchmanAvailable()) test.only('requires watchman', ..)`), is a warning: called from
+    /// a suite, it skips that suite's other tests where the condition holds, a platform skip.
+    /// Behind a constant condition (`if (true)`), with no condition, or in a test file, it is
+    /// an error as any focus.
     /// ## Configuration
     /// `rules.focused-test.severity` in `.integrity-gate.yml`.
     pub static FOCUSED_TEST = {
@@ -71,22 +79,34 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             continue;
         }
         let marker = marker_text(context, Side::Head, found);
+        let what = if found.key == super::markers::MODULE_KEY {
+            "a test in this file".to_string()
+        } else {
+            format!("`{}`", found.key)
+        };
+        let how = found
+            .property("message")
+            .map_or_else(|| format!("focused with `{marker}`"), str::to_string);
+        let (severity, message) = match conditional_helper(context, language, found) {
+            Some(condition) => (
+                judged.severity.min(Severity::Warning),
+                format!(
+                    "{what} is {how} inside `if ({condition})` in a helper the runner does not \
+                     collect: a suite that calls it runs only this placeholder when the \
+                     condition holds (a conditional skip of that suite)"
+                ),
+            ),
+            None => (
+                judged.severity,
+                format!("{what} is {how}: the other tests next to it stop running"),
+            ),
+        };
         out.candidates.push(Candidate {
             side: Side::Head,
             line: found.line,
             end_line: found.end_line,
-            severity: judged.severity,
-            message: format!(
-                "{} is {}: the other tests next to it stop running",
-                if found.key == super::markers::MODULE_KEY {
-                    "a test in this file".to_string()
-                } else {
-                    format!("`{}`", found.key)
-                },
-                found
-                    .property("message")
-                    .map_or_else(|| format!("focused with `{marker}`"), str::to_string)
-            ),
+            severity,
+            message,
             key: found.key.clone(),
             moved: Some(Moved {
                 family: language.family(),
@@ -99,4 +119,44 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             confidence: crate::finding::Confidence::Certain,
         });
     }
+}
+
+/// A focus marker the way jest's own `ConditionalTest` helpers use it: inside an `if` whose
+/// condition is only known at run time, in a file the runner does not collect (`export
+/// function skipSuiteWithoutWatchman() { if (!watchman()) test.only('requires watchman', ..) }`).
+/// It focuses nothing where it stands; called from a suite, it skips that suite's other tests
+/// on the machines where the condition holds: a platform skip, not a focus. The condition's
+/// text, when so.
+fn conditional_helper(
+    context: &FileContext<'_>,
+    language: Language,
+    found: &crate::query::QueryMatch,
+) -> Option<String> {
+    let head = context.side(Side::Head)?;
+    if super::inventory::is_test_file(head.path, Side::Head, language, context.collection) {
+        return None;
+    }
+    let parsed = context.parsed(Side::Head)?;
+    let node = super::inventory::node_at(parsed.tree.root_node(), found.byte_range.clone())?;
+    // The nearest enclosing `if`, within a few levels (the call's statement and its block).
+    let mut current = node.parent();
+    for _ in 0..6 {
+        let candidate = current?;
+        if candidate.kind() == "if_statement" {
+            let condition = candidate.child_by_field_name("condition")?;
+            let text = head.text.get(condition.byte_range())?;
+            let text = text.trim();
+            // The condition's own parentheses (`(!ready())`), one pair.
+            let text = text
+                .strip_prefix('(')
+                .and_then(|inner| inner.strip_suffix(')'))
+                .unwrap_or(text)
+                .trim();
+            return (super::condition::evaluate(text, language)
+                == super::condition::Truth::Unknown)
+                .then(|| crate::rules::markers::shorten(text, 80));
+        }
+        current = candidate.parent();
+    }
+    None
 }

@@ -647,6 +647,11 @@ pub fn plausible_generic_value(
     if is_placeholder(value) || is_reference(value) || is_uuid(value) {
         return false;
     }
+    // Code after a closing quote, not a value: in `t = "Input new password: "), m = n.l` the
+    // prompt's own closing quote was read as an opening one.
+    if value.starts_with([')', ']', '}', ',', ';']) {
+        return false;
+    }
     // A quoted literal assigned to a password is a password even when it reads like a word
     // (`"thisIsDog11"`); unquoted, the same text is a variable name.
     let literal_password = quoted && strength == IdentStrength::Password;

@@ -1272,6 +1272,8 @@ pub(crate) static VECTORS: &[Vector] = &[
             "password: \"\"",
             "token = 'aaaaaaaaaaaaaaaa'",
             "<input type=\"hidden\" name=\"authenticity_token\" value=\"{w:86}\" />",
+            // a prompt's closing quote is no opening one (minified yarn release)
+            "matchMessage:\"Hit Enter to retry.\",t==null&&(t=\"Input new password: \"),m=n.l7Qz2Vx9,Kp=\"",
         ],
     ),
 ];

@@ -213,6 +213,33 @@ fn binary_assets_stay_notes() {
     }
 }
 
+/// A package manager's committed release (Yarn Berry's `.yarn/releases/yarn-x.cjs`, minified
+/// and over the size cap): its size is a note and its `apiKey:"…"`/`password: "` code is no
+/// credential, but a real token added in it is still found (jestjs/jest 5ed18751a8).
+#[test]
+fn a_committed_yarn_release_is_a_note_but_a_token_in_it_still_blocks() {
+    let bundle = |extra: &str| {
+        let mut text = "var a=1;".repeat(300_000);
+        text.push_str("\nmatchMessage:\"Hit Enter to retry.\",t==null&&(t=\"Input new password: \"),m=n.l7Qz2Vx9,Kp=\"\n");
+        text.push_str("sK={appId:\"OFCNCOG2CU\",apiKey:\"6fe4476ee5a1832882e326b506d14126\",indexName:\"npm-search\"}\n");
+        text.push_str(extra);
+        text.into_bytes()
+    };
+    let path = ".yarn/releases/yarn-4.18.0.cjs";
+    let plain = bundle("");
+    assert!(plain.len() > 2 * 1024 * 1024);
+    let repo = change(&[("README.md", b"app\n")], &[(path, &plain)]);
+    let output = diff(&repo);
+    let found = findings(&output);
+    assert!(
+        found.iter().all(|(_, severity, _)| severity == "note"),
+        "{found:?}"
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+    let with_token = bundle(&format!("var GITHUB_TOKEN=\"{}\";\n", token()));
+    assert_secret_found(path, &with_token);
+}
+
 /// A secret in a file the old classification refused to read is still found.
 fn assert_secret_found(path: &str, head: &[u8]) {
     let repo = change(&[("README.md", b"app\n")], &[(path, head)]);

@@ -7,8 +7,18 @@ use crate::rules::inventory::squash;
 pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Assertion {
     let norm = squash(snippet);
     let first = snippet.lines().next().unwrap_or_default().trim();
+    // A check written over several lines is shown by its ends: `expect(() => {` alone says
+    // nothing of what is expected.
+    let last = snippet
+        .lines()
+        .map(str::trim)
+        .rfind(|line| !line.is_empty());
+    let shown = match last {
+        Some(last) if snippet.trim().contains('\n') && last != first => format!("{first} … {last}"),
+        _ => first.to_string(),
+    };
     let mut assertion = Assertion {
-        first_line: first.to_string(),
+        first_line: shown,
         norm: norm.clone(),
         family: Family::Check,
         strength: 2,
@@ -306,7 +316,7 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
             | "assert.isDefined" => 1,
             "assert.throws" | "assert.rejects" => {
                 assertion.family = Family::Raises;
-                if parts.len() >= 2 { 2 } else { 1 }
+                parts.get(1).map_or(1, |expected| raise_strength(expected))
             }
             _ if parts.len() >= 2 && same_pure(parts[0], parts[1]) => 0,
             _ => 2,
@@ -357,17 +367,7 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
     }
     if matches!(matcher, "toThrow" | "toThrowError" | "throw") {
         assertion.family = Family::Raises;
-        assertion.strength = if args.is_empty() {
-            1
-        } else if args.starts_with('"')
-            || args.starts_with('\'')
-            || args.starts_with('/')
-            || args.starts_with('`')
-        {
-            3
-        } else {
-            2
-        };
+        assertion.strength = raise_strength(args);
         return;
     }
     if matcher == "toBeCloseTo" {
@@ -413,6 +413,28 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
     } else {
         2
     };
+}
+
+/// How much an expected-error argument pins (`toThrow(..)`, node's `assert.throws(fn, ..)`):
+/// nothing or anything (1), a type or a value (2), a text: a message, a pattern or an error code
+/// given literally, also inside `expect.objectContaining({message: ..})` or an options object
+/// (3). `toThrow('bad')` and `assert.throws(f, /bad/)` pin the same.
+fn raise_strength(expected: &str) -> u8 {
+    let anything = expected.is_empty()
+        || expected == "expect.anything()"
+        || expected.contains("objectContaining({})")
+        || expected == "{}";
+    if anything {
+        1
+    } else if expected.contains(['"', '\'', '`'])
+        || expected.starts_with('/')
+        || expected.contains("(/")
+        || expected.contains(":/")
+    {
+        3
+    } else {
+        2
+    }
 }
 
 /// jest/vitest matchers and the alias each is another name for.
@@ -832,6 +854,28 @@ mod tests {
         assert_eq!(js("expect(fn).toHaveBeenCalledWith(1)"), 2);
         assert_eq!(js("expect(f).toThrow()"), 1);
         assert_eq!(js("expect(f).toThrow('bad input')"), 3);
+        assert_eq!(js("expect(f).toThrow(BadInput)"), 2);
+        assert_eq!(js("expect(f).toThrow(expect.anything())"), 1);
+        // The message pinned inside a matcher object or a node assertion is pinned as much.
+        assert_eq!(
+            js(
+                "expect(f).toThrow(expect.objectContaining({message: expect.stringContaining('not a function'), name: 'TypeError'}))"
+            ),
+            3
+        );
+        assert_eq!(
+            js("expect(f).toThrow(expect.objectContaining({code: 'CONTRACT.INVALID'}))"),
+            3
+        );
+        assert_eq!(js("expect(f).toThrow(expect.objectContaining({}))"), 1);
+        let node = |text| strength(text, "assert", Language::JavaScript);
+        assert_eq!(node("assert.throws(() => run(), /scan exploded/)"), 3);
+        assert_eq!(
+            node("assert.throws(() => run(), { message: 'scan exploded' })"),
+            3
+        );
+        assert_eq!(node("assert.throws(() => run(), TypeError)"), 2);
+        assert_eq!(node("assert.throws(() => run())"), 1);
     }
 
     #[test]

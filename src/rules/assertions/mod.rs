@@ -46,7 +46,8 @@ pub enum Family {
 /// One assertion.
 #[derive(Clone, Debug)]
 pub struct Assertion {
-    /// First line of its text, trimmed, as written: it may hold a secret, so it is shown
+    /// Its text as written, trimmed: the first line, and for a check over several lines also
+    /// its last (`expect(() => { … }).toThrow(Bad);`). It may hold a secret, so it is shown
     /// only through [`Assertion::shown`].
     pub first_line: String,
     /// Text without whitespace, for pairing base and head.
