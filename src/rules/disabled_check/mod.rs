@@ -82,6 +82,11 @@ declare_rule! {
     ///   `// @ts-nocheck` atop a new `routeTree.gen.ts` that says it was automatically
     ///   generated, `@generated`, `*_pb2.py`) are notes, when the file is new or was generated
     ///   in base too: a hand-written file that gains such a header is judged as before.
+    /// - Suppressions in code adapted from another project (a new file whose first lines say
+    ///   `Adapted from https://..`, `Ported from`, `Vendored from`, `Copied from`, or one that
+    ///   said so in base too) are warnings: third-party code kept close to its upstream.
+    /// - A Rust `allow(deprecated)` in a module where the change adds `#[deprecated]` to its
+    ///   own items is a note: the crate keeps its own uses of what it just deprecated quiet.
     /// - Suppressions and settings that already exist in base (moved lines included, also
     ///   between files), and a suppression rewritten in place for the same checker (a renamed
     ///   rule, a blanket one narrowed to codes) unless it became broader.
@@ -134,6 +139,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 candidate.severity = Severity::Note;
                 candidate.message.push_str(" (in a generated file)");
             }
+        } else if let Some(upstream) = adapted_from_elsewhere(context) {
+            for candidate in &mut out.candidates[before..] {
+                candidate.severity = candidate.severity.min(Severity::Warning);
+                candidate
+                    .message
+                    .push_str(&format!(" (in code adapted from {upstream})"));
+            }
         }
     }
     if context.side(Side::Head).is_none() && !workflows::is_workflow(context.pair.path()) {
@@ -177,6 +189,37 @@ fn generated_by_a_tool(context: &FileContext<'_>) -> bool {
     match context.side(Side::Base) {
         None => true,
         Some(base) => says_so(base.text) || named_so(base.path),
+    }
+}
+
+/// Where head's file says its code comes from, in its first lines (`// Adapted from Alien
+/// Signals https://github.com/stackblitz/alien-signals/`): a URL after "adapted from", "ported
+/// from", "vendored from", "copied from" or "based on". Only a file that is new, or said so in
+/// base too: hand-written code that gains such a line is judged as before.
+fn adapted_from_elsewhere(context: &FileContext<'_>) -> Option<String> {
+    let upstream = |text: &str| -> Option<String> {
+        text.lines().take(12).find_map(|line| {
+            let lower = line.to_ascii_lowercase();
+            let said = [
+                "adapted from",
+                "ported from",
+                "vendored from",
+                "copied from",
+                "based on",
+            ]
+            .iter()
+            .any(|phrase| lower.contains(phrase));
+            let url = line
+                .split_whitespace()
+                .find(|word| word.starts_with("https://") || word.starts_with("http://"))?;
+            said.then(|| crate::rules::markers::shorten(url, 80))
+        })
+    };
+    let head = context.side(Side::Head)?;
+    let found = upstream(head.text)?;
+    match context.side(Side::Base) {
+        None => Some(found),
+        Some(base) => upstream(base.text).map(|_| found),
     }
 }
 

@@ -339,12 +339,23 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             })
             .map(|key| (FactRef::base(SILENCED), key))
             .collect();
+        let (severity, message) = match own_deprecation(context, language, judged) {
+            Some(deprecated_at) => (
+                Severity::Note,
+                format!(
+                    "new {}: the change deprecates this module's own items (`#[deprecated]` at \
+                     line {deprecated_at}), whose uses here it keeps quiet",
+                    judged.what
+                ),
+            ),
+            None => (judged.severity, format!("new {}", judged.what)),
+        };
         out.candidates.push(Candidate {
             side: Side::Head,
             line,
             end_line: line,
-            severity: judged.severity,
-            message: format!("new {}", judged.what),
+            severity,
+            message,
             key: format!("suppression:{}", found.key),
             moved: Some(Moved {
                 family: language.family(),
@@ -357,6 +368,28 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             confidence: crate::finding::Confidence::Certain,
         });
     }
+}
+
+/// A Rust `allow(deprecated)` (naming no other lint) in a file where the change adds a
+/// `#[deprecated]` attribute: the crate deprecates its own items and keeps their uses in the
+/// defining module from warning (axum's `Host`, `Form`). The first such line, when so.
+fn own_deprecation(context: &FileContext<'_>, language: Language, judged: &Judged) -> Option<u32> {
+    if language != Language::Rust {
+        return None;
+    }
+    let codes = judged.codes.as_ref()?;
+    if codes.len() != 1 || !codes.contains("deprecated") {
+        return None;
+    }
+    let head = context.side(Side::Head)?;
+    head.text
+        .lines()
+        .enumerate()
+        .filter_map(|(index, line)| Some((u32::try_from(index + 1).ok()?, line)))
+        .find(|(number, line)| {
+            line.trim_start().starts_with("#[deprecated") && context.pair.added.contains(*number)
+        })
+        .map(|(number, _)| number)
 }
 
 /// Whether base already silenced, at one of the suppression's places and with a tool that
