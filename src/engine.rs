@@ -181,6 +181,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
 
     let successors = likeness::Index::new(results.iter().flat_map(|result| &result.prints));
+    let added_literals = added_test_literals(&pairs, &results);
     let mut findings = Vec::new();
     let mut notes: Vec<Note> = change.notes.clone();
     notes.extend(
@@ -201,8 +202,13 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         notes.extend(result.notes.iter().cloned());
         let mut kept = Vec::new();
         for (rule, candidate) in &result.candidates {
-            let Some(candidate) = judge_across_files(rule, candidate.clone(), &facts, &successors)
-            else {
+            let Some(candidate) = judge_across_files(
+                rule,
+                candidate.clone(),
+                &facts,
+                &successors,
+                &added_literals,
+            ) else {
                 continue;
             };
             *judged.entry(rule.id).or_default() += 1;
@@ -302,6 +308,41 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         tests: test_summary(&results, &judged, &rules),
         policy: Some(policy.source.clone()),
     }
+}
+
+/// The literals on the lines the change adds to test files, read only when some deleted test
+/// is looked for under other names.
+fn added_test_literals(pairs: &[&FilePair], results: &[FileResult]) -> likeness::AddedLiterals {
+    let wanted = results.iter().any(|result| {
+        result
+            .candidates
+            .iter()
+            .any(|(_, candidate)| candidate.moved.as_ref().is_some_and(|m| m.print.is_some()))
+    });
+    if !wanted {
+        return likeness::AddedLiterals::default();
+    }
+    let lines = pairs
+        .iter()
+        .filter(|pair| {
+            pair.new_path
+                .as_deref()
+                .is_some_and(crate::rules::is_test_path)
+        })
+        .filter_map(|pair| Some((pair.head.text()?, *pair)))
+        .flat_map(|(text, pair)| {
+            let starts = line_starts(text);
+            pair.added
+                .iter()
+                .filter_map(|line| {
+                    let index = usize::try_from(line).ok()?.checked_sub(1)?;
+                    let start = *starts.get(index)?;
+                    let end = starts.get(index + 1).copied().unwrap_or(text.len());
+                    text.get(start..end)
+                })
+                .collect::<Vec<&str>>()
+        });
+    likeness::AddedLiterals::of_lines(lines)
 }
 
 /// The old and new path of a pair (one of them for an added or deleted file).
@@ -569,6 +610,7 @@ fn judge_across_files(
     mut candidate: Candidate,
     facts: &FactTable,
     successors: &likeness::Index<'_>,
+    added_literals: &likeness::AddedLiterals,
 ) -> Option<Candidate> {
     let Some(moved) = candidate.moved.take() else {
         return Some(candidate);
@@ -588,17 +630,23 @@ fn judge_across_files(
     {
         return None;
     }
-    if let Some((print, message)) = &moved.print
-        && let Some(successor) = successors.successor(print)
-    {
-        if successor.likeness == likeness::Likeness::Same {
-            return None;
+    if let Some((print, message)) = &moved.print {
+        if let Some(successor) = successors.successor(print) {
+            if successor.likeness == likeness::Likeness::Same {
+                return None;
+            }
+            candidate.confidence = Confidence::Likely;
+            candidate.message = format!(
+                "{message}; it may live on as `{}` ({}:{}), which shares {}",
+                successor.print.key, successor.print.path, successor.print.line, successor.evidence
+            );
+        } else if let Some((found, total)) = added_literals.returned(print) {
+            candidate.confidence = Confidence::Likely;
+            candidate.message = format!(
+                "{message}; {found} of its {total} checked values reappear on lines the change \
+                 adds to tests (folded into a table or another test?)"
+            );
         }
-        candidate.confidence = Confidence::Likely;
-        candidate.message = format!(
-            "{message}; it may live on as `{}` ({}:{}), which shares {}",
-            successor.print.key, successor.print.path, successor.print.line, successor.evidence
-        );
     }
     if let Some((name, severity, message)) = moved.existed {
         if fact(name).is_none() {

@@ -96,8 +96,16 @@ declare_rule! {
     /// collect, defines on no added line, and no changed production file still reads) is a
     /// feature taken away rather than a check dodged: a warning that names what went
     /// (`; the change also removes `refund_with_fee` (src/billing.py), which it exercised`).
-    /// Test helpers, fixtures and a Rust file's inline test module are never such a subject,
-    /// and a test deleted beside some other removal is still an error.
+    /// So is a test whose checked message or error code (a quoted text of ten characters or
+    /// more) the change removes from the product: a refusal test deleted when the feature it
+    /// refused lands (`match="interleave is not supported"` once the `raise` is gone).
+    /// Test helpers, fixtures and a Rust file's tests are never such a subject, and a test
+    /// deleted beside some other removal is still an error.
+    ///
+    /// A deleted test whose checked values (two or more, two-thirds of them) come back on
+    /// lines the change adds to tests as checks or data (a `describe.each(scenarios)` table, a
+    /// new step of a longer test) is `likely` folded there: a warning. Values that come back
+    /// only as arguments of calls or in prints do not count.
     ///
     /// One cause is one finding: the tests of a deleted test file (or of one moved out of the
     /// runner's collection) are one finding that lists them, the files deleted under a

@@ -60,6 +60,62 @@ pub enum Likeness {
     Same,
 }
 
+/// The literals on lines the change adds to test files (tables, new tests, grown tests), for a
+/// deleted test whose checked values all come back elsewhere without one test holding them:
+/// folded into a `describe.each(scenarios)` table, or into a longer journey as a new step.
+#[derive(Debug, Default)]
+pub struct AddedLiterals {
+    literals: std::collections::HashSet<u64>,
+}
+
+/// Fewest checked values a deleted test needs before their return means anything.
+const MIN_CHECKED: usize = 2;
+
+impl AddedLiterals {
+    /// Reads `lines`, each an added line of a test file. Only lines that check something or
+    /// hold data count (an assertion, a table row, a property of a scenario object): a value
+    /// merely passed to a call or printed again proves nothing.
+    pub fn of_lines<'t>(lines: impl IntoIterator<Item = &'t str>) -> AddedLiterals {
+        let mut literals = std::collections::HashSet::new();
+        for line in lines.into_iter().filter(|line| checks_or_data(line)) {
+            literals.extend(literals_of(line).into_iter().map(hash));
+        }
+        AddedLiterals { literals }
+    }
+
+    /// How many of `old`'s checked values come back, of how many, when at least two of them and
+    /// two-thirds come back.
+    pub fn returned(&self, old: &TestPrint) -> Option<(usize, usize)> {
+        let total = old.checked.len();
+        if total < MIN_CHECKED || self.literals.is_empty() {
+            return None;
+        }
+        let found = old
+            .checked
+            .iter()
+            .filter(|literal| self.literals.contains(literal))
+            .count();
+        (found >= MIN_CHECKED && found * 3 >= total * 2).then_some((found, total))
+    }
+}
+
+/// A line that checks a value or lists one as data: an assertion, a row (`(..)`, `[..]`,
+/// `{..}`, `pytest.param(..)`, a quoted string in a list) or a `key: value` property.
+fn checks_or_data(line: &str) -> bool {
+    let line = line.trim();
+    real_check(line)
+        || line.starts_with(['(', '[', '{', '"', '\'', '`'])
+        || line.starts_with("pytest.param(")
+        || line.split_once(':').is_some_and(|(key, value)| {
+            !value.trim().is_empty()
+                && !key.is_empty()
+                && key
+                    .trim_matches(['"', '\''])
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+}
+
 /// The best successor found for a deleted test.
 #[derive(Debug)]
 pub struct Successor<'a> {
@@ -423,7 +479,7 @@ fn hash(text: &str) -> u64 {
 
 /// Quoted strings of three characters or more, and numbers other than 0 and 1, in a
 /// whitespace-free text.
-fn literals_of(text: &str) -> Vec<&str> {
+pub(crate) fn literals_of(text: &str) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     let mut chars = text.char_indices().peekable();
     while let Some((start, c)) = chars.next() {

@@ -29,6 +29,7 @@ mod weakened_assertion;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
+pub(crate) use todo_stub::is_test_path;
 pub use unreadable_change::{UNREADABLE_CHANGE, over_budget};
 
 pub use condition::{Truth, evaluate};

@@ -155,6 +155,8 @@ const GENERIC: &[&str] = &[
 #[derive(Debug, Default)]
 pub struct Removed {
     names: HashMap<String, String>,
+    /// Distinctive string literals (messages, error codes) the change removes from the product.
+    texts: HashMap<String, String>,
 }
 
 impl Removed {
@@ -168,6 +170,7 @@ impl Removed {
                 && !pair.new_path.as_deref().is_some_and(in_test_directory)
         };
         let mut removed: HashMap<String, String> = HashMap::new();
+        let mut texts: HashMap<String, String> = HashMap::new();
         for pair in pairs {
             let Some(language) = source_language(pair.path()) else {
                 continue;
@@ -195,9 +198,16 @@ impl Removed {
                         .entry(name.to_string())
                         .or_insert_with(|| path.to_string());
                 }
+                if texts.len() < MAX_NAMES {
+                    for literal in distinctive_literals(text) {
+                        texts
+                            .entry(literal.to_string())
+                            .or_insert_with(|| path.to_string());
+                    }
+                }
             }
         }
-        if removed.is_empty() {
+        if removed.is_empty() && texts.is_empty() {
             return Removed::default();
         }
         // Kept, edited in place, moved or renamed to: defined again on an added line of any
@@ -223,8 +233,9 @@ impl Removed {
         }
         // A name production code still reads is still defined somewhere (another overload, an
         // unchanged file): only names gone from every changed production file count.
+        // So is a message or code it still holds.
         for pair in pairs {
-            if removed.is_empty() {
+            if removed.is_empty() && texts.is_empty() {
                 break;
             }
             if source_language(pair.path()).is_none() || !production(pair) {
@@ -234,22 +245,32 @@ impl Removed {
                 for word in identifiers(head) {
                     removed.remove(word);
                 }
+                if !texts.is_empty() {
+                    for literal in distinctive_literals(head) {
+                        texts.remove(literal);
+                    }
+                }
             }
         }
-        Removed { names: removed }
+        Removed {
+            names: removed,
+            texts,
+        }
     }
 
     /// The first removed definition (by position in `text`) that `text` reads, with the path it
     /// stood in: a name used as a whole identifier, not one inside a longer name.
+    /// Also a removed message or error code the text quotes.
     pub fn read_by(&self, text: &str) -> Option<(&str, &str)> {
-        if self.names.is_empty() {
+        if self.is_empty() {
             return None;
         }
-        identifiers(text).find_map(|word| {
-            self.names
-                .get_key_value(word)
-                .map(|(name, path)| (name.as_str(), path.as_str()))
-        })
+        identifiers(text)
+            .find_map(|word| self.names.get_key_value(word).map(as_pair))
+            .or_else(|| {
+                distinctive_literals(text)
+                    .find_map(|literal| self.texts.get_key_value(literal).map(as_pair))
+            })
     }
 
     /// The message tail naming what went: `; the change also removes `x` (src/a.ts), which it
@@ -266,7 +287,7 @@ impl Removed {
 
     /// Whether the change removes no definition at all.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.names.is_empty() && self.texts.is_empty()
     }
 }
 
@@ -317,11 +338,14 @@ fn in_test_directory(path: &str) -> bool {
         })
 }
 
-/// The 1-based line of Rust `text` from which its inline test module starts (the first
-/// `#[cfg(test)]`), or past the end.
+/// The 1-based line of Rust `text` from which its tests start (the first `#[cfg(test)]`, or
+/// the first `#[test]` of a file that holds tests outside a test module), or past the end.
 fn rust_tests_start(text: &str) -> u32 {
     text.lines()
-        .position(|line| line.trim_start().starts_with("#[cfg(test)]"))
+        .position(|line| {
+            let line = line.trim_start();
+            line.starts_with("#[cfg(test)]") || line.starts_with("#[test]")
+        })
         .and_then(|index| u32::try_from(index + 1).ok())
         .unwrap_or(u32::MAX)
 }
@@ -379,6 +403,27 @@ fn distinctive(name: &str) -> bool {
                 | "unsafe"
                 | "where"
         )
+}
+
+fn as_pair<'r>((name, path): (&'r String, &'r String)) -> (&'r str, &'r str) {
+    (name.as_str(), path.as_str())
+}
+
+/// Shortest string literal specific enough to name a behaviour (`'PREPARE_UNSUPPORTED'`,
+/// `"interleave is not supported"`), in characters.
+const MIN_LITERAL: usize = 10;
+
+/// The quoted strings of `text` that read as a message or a code: long enough, with a letter,
+/// not a path or URL (those recur in unrelated code).
+fn distinctive_literals(text: &str) -> impl Iterator<Item = &str> {
+    crate::rules::likeness::literals_of(text)
+        .into_iter()
+        .filter(|literal| {
+            literal.chars().count() >= MIN_LITERAL
+                && literal.chars().any(char::is_alphabetic)
+                && !literal.contains('/')
+                && !literal.starts_with(|c: char| c.is_ascii_digit())
+        })
 }
 
 /// The identifiers of `text`, in order.
@@ -536,6 +581,31 @@ mod tests {
         assert_eq!(
             change.read_by("real_api()"),
             Some(("real_api", "src/lib.rs"))
+        );
+    }
+
+    #[test]
+    fn a_message_or_code_the_product_no_longer_holds_is_removed() {
+        let change = removed(&[pair(
+            "src/runtime.py",
+            Some(
+                "def prepare(plan):\n    raise RuntimeError('PREPARE_AFFECTED_COUNT_UNSUPPORTED')\n    log('kept message here')\n",
+            ),
+            Some("def prepare(plan):\n    return execute(plan)\n    log('kept message here')\n"),
+        )]);
+        assert_eq!(
+            change.read_by(
+                "with pytest.raises(RuntimeError, match='PREPARE_AFFECTED_COUNT_UNSUPPORTED'):"
+            ),
+            Some(("PREPARE_AFFECTED_COUNT_UNSUPPORTED", "src/runtime.py"))
+        );
+        // Still in the product (on a line the diff did not touch): not removed.
+        assert_eq!(change.read_by("assert logged('kept message here')"), None);
+        // Too short or a path: not distinctive.
+        assert!(
+            distinctive_literals("x('ok'); y('src/a/b/c.py')")
+                .next()
+                .is_none()
         );
     }
 
