@@ -38,6 +38,9 @@ declare_rule! {
     /// a suite, it skips that suite's other tests where the condition holds, a platform skip.
     /// Behind a constant condition (`if (true)`), with no condition, or in a test file, it is
     /// an error as any focus.
+    /// - A focus marker in a file named like a test that the runner does not collect (jest's
+    ///   `e2e/<case>/__tests__/` fixtures under `testPathIgnorePatterns`, a nested
+    ///   configuration that the root's explicit `projects` leave out) focuses nothing: a note.
     /// ## Configuration
     /// `rules.focused-test.severity` in `.integrity-gate.yml`.
     pub static FOCUSED_TEST = {
@@ -87,7 +90,16 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let how = found
             .property("message")
             .map_or_else(|| format!("focused with `{marker}`"), str::to_string);
+        let uncollected = uncollected_test_file(context, language);
         let (severity, message) = match conditional_helper(context, language, found) {
+            _ if uncollected.is_some() => (
+                Severity::Note,
+                format!(
+                    "{what} is {how} in a file the runner does not collect ({}): it focuses \
+                     nothing in the suite (a fixture for the runner's own tests?)",
+                    uncollected.unwrap_or_default()
+                ),
+            ),
             Some(condition) => (
                 judged.severity.min(Severity::Warning),
                 format!(
@@ -119,6 +131,23 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             confidence: crate::finding::Confidence::Certain,
         });
     }
+}
+
+/// Why the runner does not collect head's file, when it is named like a test file
+/// (`e2e/collect-tests/__tests__/focused.test.js` under `testPathIgnorePatterns:
+/// ['/e2e/.*/__tests__']`): a fixture for the project's own e2e tests of a runner, whose focus
+/// stops nothing. A helper named otherwise may be called from tests: not this.
+fn uncollected_test_file(context: &FileContext<'_>, language: Language) -> Option<String> {
+    if language.family() != "js" {
+        return None;
+    }
+    let head = context.side(Side::Head)?;
+    if !super::collection::js::default_test_file(head.path)
+        || super::inventory::is_test_file(head.path, Side::Head, language, context.collection)
+    {
+        return None;
+    }
+    Some(context.collection.js_file_patterns(head.path))
 }
 
 /// A focus marker the way jest's own `ConditionalTest` helpers use it: inside an `if` whose

@@ -342,6 +342,9 @@ impl JsCollection {
             for dir in &ancestors {
                 let mut found = false;
                 for config in self.at(dir, tool) {
+                    if self.left_out_by_outer_projects(config) {
+                        continue;
+                    }
                     found |= config.standard;
                     if config.standard && !config.container && !nearest {
                         continue;
@@ -368,6 +371,33 @@ impl JsCollection {
             reasons.insert(0, format!("default patterns: {DEFAULT_PATTERNS}"));
         }
         Some(reasons.join("; "))
+    }
+
+    /// A configuration below one that lists its runner's projects explicitly, and not among
+    /// them: that run never uses it (jest's `e2e/<case>/package.json`, a fixture project its
+    /// own e2e tests start by hand, beside `projects: ['<rootDir>', '<rootDir>/examples/*/']`).
+    /// Its files are judged by the configurations above it instead.
+    fn left_out_by_outer_projects(&self, config: &Config) -> bool {
+        if config.dir.is_empty() || !config.standard {
+            return false;
+        }
+        let outer = ancestors(&config.dir)
+            .into_iter()
+            .filter(|dir| *dir != config.dir)
+            .flat_map(|dir| self.at(dir, config.tool))
+            .filter(|outer| !outer.projects.is_empty())
+            .collect::<Vec<_>>();
+        !outer.is_empty()
+            && outer.iter().all(|outer| {
+                let named = |path: &str| {
+                    outer.projects.iter().any(|glob| glob.is_match(path))
+                        && !outer
+                            .projects_ignored
+                            .iter()
+                            .any(|glob| glob.is_match(path))
+                };
+                !named(&config.dir) && !named(&config.path)
+            })
     }
 
     fn at<'s>(&'s self, dir: &str, tool: Tool) -> impl Iterator<Item = &'s Config> + 's {
