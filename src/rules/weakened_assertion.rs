@@ -8,7 +8,9 @@ use super::{ChangeInput, ChangeOutput, declare_rule};
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::query::KEY_SEPARATOR;
+use regex::Regex;
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 declare_rule! {
     /// ## What it flags
@@ -852,12 +854,62 @@ fn expect_parts(norm: &str) -> Option<(&str, &str)> {
 fn implied_by(other: &Assertion, part: &Assertion) -> bool {
     part.family == Family::Check
         && other.family == Family::Check
-        && other.strength >= 2
-        && (pins_whole_value_of(other, part)
-            || pins_every_call_of(other, part)
-            || dereferences(other, part)
-            || pins_length_beyond(other, part)
-            || pins_the_literals_of(other, part))
+        && (removes_container(other, part)
+            || other.strength >= 2
+                && (pins_whole_value_of(other, part)
+                    || pins_every_call_of(other, part)
+                    || dereferences(other, part)
+                    || pins_length_beyond(other, part)
+                    || pins_the_literals_of(other, part)))
+}
+
+/// `assert "group" not in content` (`expect(content).not.toHaveProperty('group')`) covers
+/// `assert "baz" not in content["group"]["bar"]`: the key whose contents the old check read is
+/// now checked to be gone, which says more (and the old check could not even run).
+fn removes_container(absent: &Assertion, part: &Assertion) -> bool {
+    static PYTHON: OnceLock<Option<Regex>> = OnceLock::new();
+    static JS: OnceLock<Option<Regex>> = OnceLock::new();
+    let (Some(python), Some(js)) = (
+        PYTHON.get_or_init(|| {
+            Regex::new(r#"^assert\s+(?:"([\w.-]+)"|'([\w.-]+)')\s+not\s+in\s+([\w.]+)\s*$"#).ok()
+        }),
+        JS.get_or_init(|| {
+            Regex::new(r#"^expect\(([\w.]+)\)\.not\.toHaveProperty\((?:"([\w-]+)"|'([\w-]+)')\)"#)
+                .ok()
+        }),
+    ) else {
+        return false;
+    };
+    let text = absent.first_line.trim().trim_end_matches(';');
+    let (root, key) = if let Some(found) = python.captures(text) {
+        let key = found.get(1).or_else(|| found.get(2)).map(|m| m.as_str());
+        (found.get(3).map(|m| m.as_str()), key)
+    } else if let Some(found) = js.captures(text) {
+        let key = found.get(2).or_else(|| found.get(3)).map(|m| m.as_str());
+        (found.get(1).map(|m| m.as_str()), key)
+    } else {
+        return false;
+    };
+    let (Some(root), Some(key)) = (root, key) else {
+        return false;
+    };
+    let part_text = part.first_line.as_str();
+    [
+        format!("{root}[\"{key}\"]"),
+        format!("{root}['{key}']"),
+        format!("{root}.{key}."),
+        format!("{root}.{key}["),
+        format!("{root}?.{key}"),
+    ]
+    .iter()
+    .any(|reads| {
+        part_text.match_indices(reads.as_str()).any(|(at, _)| {
+            !part_text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        })
+    })
 }
 
 /// `expect(fn.mock.calls).toEqual([[a], [b]])` pins every call of the mock, so
@@ -1249,6 +1301,7 @@ fn compare(
     let (pairs, left_old, left_new) = pair(&removed, &added);
     for (old, new) in pairs {
         let weaker = match old.family {
+            _ if removes_container(new, old) => false,
             Family::Count => new.count.unwrap_or(0) < old.count.unwrap_or(0),
             Family::Raises if message_checked && new.strength >= 1 => false,
             _ => new.strength < old.strength,

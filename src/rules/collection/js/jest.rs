@@ -28,7 +28,7 @@ pub(super) fn configs(
     let standard = JEST_CONFIGS
         .iter()
         .find_map(|name| in_dir.get(name))
-        .map(|(path, text)| (super::read_value(&path, text), path))
+        .map(|(path, text)| (in_dir.value(&path, text), path))
         .or_else(|| {
             let (path, package) = package?;
             Some((
@@ -43,7 +43,7 @@ pub(super) fn configs(
         if config_kind(name) == Some(Kind::Jest { standard: false })
             && let Some((path, text)) = in_dir.get(name)
         {
-            out.push(read(&path, dir, &super::read_value(&path, text), false));
+            out.push(read(&path, dir, &in_dir.value(&path, text), false));
         }
     }
     out

@@ -143,6 +143,18 @@ const MAX_STEPS: usize = 50_000;
 
 /// The exported value of a JavaScript/TypeScript configuration module.
 pub fn module(text: &str, language: Language) -> Literal {
+    module_importing(text, language, &|_| None)
+}
+
+/// The exported value of a configuration module whose imported names (`import base from
+/// './jest.config.mjs'`, `const base = require('./jest.config.js')`) read as `resolve` gives
+/// the module they name (`None`: unknown), so `{...base, reporters: [..]}` keeps what `base`
+/// says.
+pub fn module_importing(
+    text: &str,
+    language: Language,
+    resolve: &dyn Fn(&str) -> Option<Literal>,
+) -> Literal {
     let Ok(parsed) = lang::parse(language, text.to_string()) else {
         return Literal::Unknown;
     };
@@ -150,6 +162,8 @@ pub fn module(text: &str, language: Language) -> Literal {
     let mut reader = Reader {
         source: &parsed.text,
         bindings: HashMap::new(),
+        imports: HashMap::new(),
+        resolve,
         steps: 0,
     };
     let mut exported = None;
@@ -157,6 +171,7 @@ pub fn module(text: &str, language: Language) -> Literal {
     for child in root.named_children(&mut cursor) {
         match child.kind() {
             "lexical_declaration" | "variable_declaration" => reader.bind(child),
+            "import_statement" => reader.bind_import(child),
             "export_statement" => {
                 if let Some(value) = child.child_by_field_name("value") {
                     exported = Some(value);
@@ -196,13 +211,55 @@ fn module_exports<'t>(statement: Node<'t>, source: &str) -> Option<Node<'t>> {
     .flatten()
 }
 
-struct Reader<'t> {
+struct Reader<'t, 'r> {
     source: &'t str,
     bindings: HashMap<String, Node<'t>>,
+    /// Default imports and `require` bindings: local name → module specifier.
+    imports: HashMap<String, String>,
+    resolve: &'r dyn Fn(&str) -> Option<Literal>,
     steps: usize,
 }
 
-impl<'t> Reader<'t> {
+impl<'t> Reader<'t, '_> {
+    /// Records `import name from 'specifier'` (the default import only).
+    fn bind_import(&mut self, statement: Node<'t>) {
+        let Some(source) = statement.child_by_field_name("source") else {
+            return;
+        };
+        let specifier = self.source.get(source.byte_range()).unwrap_or_default();
+        let specifier = specifier.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+        let mut cursor = statement.walk();
+        for clause in statement.named_children(&mut cursor) {
+            if clause.kind() != "import_clause" {
+                continue;
+            }
+            let mut inner = clause.walk();
+            for name in clause.named_children(&mut inner) {
+                if name.kind() == "identifier"
+                    && let Some(name) = self.source.get(name.byte_range())
+                {
+                    self.imports.insert(name.to_string(), specifier.to_string());
+                }
+            }
+        }
+    }
+
+    /// `require('specifier')`: the specifier.
+    fn required(&self, value: Node<'t>) -> Option<String> {
+        if value.kind() != "call_expression" {
+            return None;
+        }
+        let function = value.child_by_field_name("function")?;
+        if self.source.get(function.byte_range())? != "require" {
+            return None;
+        }
+        let argument = value.child_by_field_name("arguments")?.named_child(0)?;
+        (argument.kind() == "string").then(|| {
+            let text = self.source.get(argument.byte_range()).unwrap_or_default();
+            text.trim_matches(|c| c == '"' || c == '\'').to_string()
+        })
+    }
+
     /// Records `const name = value` bindings of a declaration.
     fn bind(&mut self, declaration: Node<'t>) {
         let mut cursor = declaration.walk();
@@ -219,7 +276,14 @@ impl<'t> Reader<'t> {
             if name.kind() == "identifier"
                 && let Some(name) = self.source.get(name.byte_range())
             {
-                self.bindings.insert(name.to_string(), value);
+                match self.required(value) {
+                    Some(specifier) => {
+                        self.imports.insert(name.to_string(), specifier);
+                    }
+                    None => {
+                        self.bindings.insert(name.to_string(), value);
+                    }
+                }
             }
         }
     }
@@ -271,7 +335,10 @@ impl<'t> Reader<'t> {
             }
             "identifier" => match self.bindings.get(text).copied() {
                 Some(bound) => self.value(bound, depth + 1),
-                None => Literal::Unknown,
+                None => match self.imports.get(text) {
+                    Some(specifier) => (self.resolve)(specifier).unwrap_or(Literal::Unknown),
+                    None => Literal::Unknown,
+                },
             },
             "parenthesized_expression"
             | "satisfies_expression"
@@ -466,6 +533,34 @@ mod tests {
         let workspace =
             ts("export default defineWorkspace(['packages/*', { test: { name: 'x' } }])");
         assert_eq!(workspace.items().len(), 2);
+    }
+
+    #[test]
+    fn imported_configurations_read_through_the_resolver() {
+        let base = Literal::Object(vec![(
+            "testPathIgnorePatterns".into(),
+            Literal::Array(vec![Literal::Text("/e2e/".into())]),
+        )]);
+        let resolve = |specifier: &str| (specifier == "./jest.config.mjs").then(|| base.clone());
+        for text in [
+            "import baseConfig from './jest.config.mjs';\nexport default { ...baseConfig, reporters: ['summary'] };",
+            "const baseConfig = require('./jest.config.mjs');\nmodule.exports = { ...baseConfig, reporters: ['summary'] };",
+        ] {
+            let ci = module_importing(text, Language::JavaScript, &resolve);
+            assert_eq!(
+                ci.get("testPathIgnorePatterns").and_then(Literal::strings),
+                Some(vec!["/e2e/".to_string()]),
+                "{text}"
+            );
+            assert_eq!(ci.get(SPREAD), None);
+        }
+        // An import the resolver does not know stays an unreadable spread.
+        let other = module_importing(
+            "import preset from 'some-preset';\nexport default { ...preset };",
+            Language::JavaScript,
+            &resolve,
+        );
+        assert_eq!(other.get(SPREAD), Some(&Literal::Unknown));
     }
 
     #[test]

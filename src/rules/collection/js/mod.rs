@@ -239,6 +239,11 @@ impl<'a> InDir<'a> {
         let text = self.texts.get(path.as_str())?;
         Some((path, text))
     }
+
+    /// The value of the configuration at `path`, with the other configurations it imports.
+    pub fn value(&self, path: &str, text: &str) -> Literal {
+        read_value_in(path, text, self.texts)
+    }
 }
 
 /// Every JavaScript runner configuration of one revision, by directory.
@@ -460,7 +465,7 @@ fn runner_texts(configs: &[(String, String)]) -> HashMap<&str, &str> {
 
 /// The configurations of directory `dir`, from `texts`.
 fn read_dir(dir: &str, texts: &HashMap<&str, &str>) -> Vec<Config> {
-    let lookup = |path: &str| texts.get(path).map(|text| read_value(path, text));
+    let lookup = |path: &str| texts.get(path).map(|text| read_value_in(path, text, texts));
     let in_dir = InDir { dir, texts };
     let mut names: Vec<&str> = texts
         .keys()
@@ -486,6 +491,39 @@ fn tool_name(tool: Tool) -> &'static str {
         Tool::Mocha => "mocha",
         Tool::Script => "script",
     }
+}
+
+/// How many configuration modules deep an import is followed (`jest.config.ci.mjs` spreading
+/// `jest.config.mjs`, which spreads a shared preset).
+const IMPORT_DEPTH: usize = 3;
+
+/// Reads a configuration file's value by its extension; a JavaScript/TypeScript module's
+/// relative default imports of other runner configurations among `texts` are read too
+/// (`import base from './jest.config.mjs'; export default {...base, reporters: [..]}`).
+pub fn read_value_in(path: &str, text: &str, texts: &HashMap<&str, &str>) -> Literal {
+    read_importing(path, text, texts, 0)
+}
+
+fn read_importing(path: &str, text: &str, texts: &HashMap<&str, &str>, depth: usize) -> Literal {
+    use crate::lang::Language;
+    let language = match path.rsplit_once('.').map_or("", |(_, extension)| extension) {
+        "js" | "mjs" | "cjs" => Language::JavaScript,
+        "ts" | "mts" | "cts" => Language::TypeScript,
+        _ => return read_value(path, text),
+    };
+    let resolve = |specifier: &str| {
+        if depth + 1 >= IMPORT_DEPTH || !specifier.starts_with('.') {
+            return None;
+        }
+        let target = runner::join_dir(parent(path), specifier)?;
+        let found = ["", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".json"]
+            .iter()
+            .map(|extension| format!("{target}{extension}"))
+            .find(|candidate| candidate != path && texts.contains_key(candidate.as_str()))?;
+        let imported = texts.get(found.as_str())?;
+        Some(read_importing(&found, imported, texts, depth + 1))
+    };
+    literal::module_importing(text, language, &resolve)
 }
 
 /// Reads a configuration file's value by its extension.

@@ -82,13 +82,13 @@ pub(super) fn configs(
         if config_kind(name) == Some(Kind::Playwright)
             && let Some((path, text)) = in_dir.get(name)
         {
-            out.push(playwright(&path, dir, &super::read_value(&path, text)));
+            out.push(playwright(&path, dir, &in_dir.value(&path, text)));
         }
     }
     let mocharc = MOCHARC
         .iter()
         .find_map(|name| in_dir.get(name))
-        .map(|(path, text)| (super::read_value(&path, text), path))
+        .map(|(path, text)| (in_dir.value(&path, text), path))
         .or_else(|| {
             let (path, package) = package?;
             Some((from_json(package.get("mocha")?), path.clone()))

@@ -27,7 +27,7 @@ pub(super) fn configs(
     let mut out = Vec::new();
     let standard = VITEST_CONFIGS.iter().find_map(|name| {
         let (path, text) = in_dir.get(name)?;
-        let value = super::read_value(&path, text);
+        let value = in_dir.value(&path, text);
         // A vite configuration counts only with a `test` block.
         (name.starts_with("vitest.") || value.has("test")).then_some((path, value))
     });
@@ -40,11 +40,11 @@ pub(super) fn configs(
         };
         match config_kind(name) {
             Some(Kind::Vitest { standard: false }) => {
-                let value = super::read_value(&path, text);
+                let value = in_dir.value(&path, text);
                 out.push(read(&path, dir, &value, false, lookup));
             }
             Some(Kind::Workspace) => {
-                let value = super::read_value(&path, text);
+                let value = in_dir.value(&path, text);
                 let mut config = Config::new(Tool::Vitest, &path, dir);
                 config.standard = false;
                 let label = label("vitest", &path, false);
