@@ -16,6 +16,7 @@ mod disabled_check;
 mod empty_catch;
 mod focused_test;
 mod gate_config_change;
+mod harness_switch;
 pub mod inventory;
 mod leaked_secret;
 pub mod likeness;

@@ -2,6 +2,7 @@
 
 use super::assertions::{self, Assertion, Family, PastDepth, TestChecks};
 use super::context::{Candidate, FileContext, Output};
+use super::harness_switch::HarnessSwitch;
 use super::inventory::{self, Test};
 use super::subjects::Removed;
 use super::{ChangeInput, ChangeOutput, declare_rule};
@@ -126,6 +127,9 @@ declare_rule! {
     ///   runs on every path (`if (isBrowser()) expect(e).toMatch(a) else expect(e).toMatch(b)`
     ///   → `expect(e).toMatch(b)`): only one arm ever ran, so checks count once per `if`, by
     ///   its largest arm.
+    /// - Checks on a key's contents replaced by a check that the key is gone
+    ///   (`assert "baz" not in content["group"]` → `assert "group" not in content`,
+    ///   `expect(config).not.toHaveProperty('group')`).
     /// - A check that a line is never reached added: `assert False, ".."`,
     ///   `assert!(false, "..")`, `t.fail()` (they always fail where they run).
     /// - An assertion wrapped in `try`/`except` that swallows its failure: that is
@@ -135,7 +139,12 @@ declare_rule! {
     /// Checks that read only what the change removes from the production code (a method,
     /// property, field or function whose definition goes: `expect(state.hasCjsFactory(id))`
     /// once `hasCjsFactory` is deleted) could not stay: a warning that names the removed
-    /// definition. A check dropped while what it read remains is an error as before. Past 20
+    /// definition. So do checks that read only the output of a test harness the file left for
+    /// another (its imports `setupCommandMocks`, `executeCommand` gone from the file and new
+    /// ones in: `expect(() => JSON.parse(jsonOutput)).not.toThrow()` on the captured console,
+    /// `rejects.toThrow('process.exit called')` from the old `process.exit` stand-in),
+    /// followed through the locals assigned from them. A check dropped while what it read
+    /// remains is an error as before. Past 20
     /// alike findings in one change (an error type renamed in every test), they are folded by
     /// directory.
     /// ## Configuration
@@ -243,6 +252,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let head = assertions::by_test(context, Side::Head, &head_side);
     let head_text = context.side(Side::Head).map_or("", |side| side.text);
     let base_text = context.side(Side::Base).map_or("", |side| side.text);
+    let harness = HarnessSwitch::of(base_text, head_text);
     let delegated = if language.family() == "js" {
         let local: Vec<String> = head.functions.keys().cloned().collect();
         new_delegations(base_text, head_text, &local)
@@ -324,7 +334,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 split_into.len()
             )
         };
-        let judged = compare(&name, &before, after, context.removed());
+        let judged = compare(&name, &before, after, context.removed(), &harness);
         let line = head_test.map_or(test.line, |other| other.line);
         if let Some(mut candidate) = judge_depth(judged, doubt.as_deref(), &name, line) {
             if let Some(helper) = delegated.first() {
@@ -679,7 +689,13 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 old.checks.past_depth.as_ref(),
                 new.checks.past_depth.as_ref(),
             );
-            let judged = compare(&label, &before, &new.checks.assertions, Removed::none());
+            let judged = compare(
+                &label,
+                &before,
+                &new.checks.assertions,
+                Removed::none(),
+                &HarnessSwitch::default(),
+            );
             if let Some(candidate) = judge_depth(judged, doubt.as_deref(), &label, new.test.line) {
                 let index = if candidate.side == Side::Base {
                     *from
@@ -1248,6 +1264,7 @@ fn compare(
     before: &[Assertion],
     after: &[Assertion],
     gone: &Removed,
+    harness: &HarnessSwitch,
 ) -> Option<Candidate> {
     // Assertions in a branch that never runs do not count (base ones did not either). A
     // known-failure `#[should_panic]` dropped is the test now expected to pass: stricter.
@@ -1281,9 +1298,16 @@ fn compare(
     // Per reason, the removed production definition its old check read, if any: checks that
     // read only what the change takes out of the product could not stay.
     let mut subjects: Vec<Option<(&str, &str)>> = Vec::new();
+    // Or a name of the test harness the file left for another (see `harness_switch`).
+    let old_harness = "from this file's imports: it moved to another test harness";
     let read_removed = |assertion: &Assertion| {
         gone.read_by(&assertion.first_line)
             .or_else(|| gone.read_by(&assertion.norm))
+            .or_else(|| {
+                harness
+                    .read_by(&assertion.first_line)
+                    .map(|name| (name, old_harness))
+            })
     };
     // Base-side location (a removal) wins over a head-side one.
     let mut base_line: Option<u32> = None;

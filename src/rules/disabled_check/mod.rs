@@ -197,8 +197,16 @@ fn generated_by_a_tool(context: &FileContext<'_>) -> bool {
 /// from", "vendored from", "copied from" or "based on". Only a file that is new, or said so in
 /// base too: hand-written code that gains such a line is judged as before.
 fn adapted_from_elsewhere(context: &FileContext<'_>) -> Option<String> {
+    // The phrase, with the address on its line or the next (`// Adapted from Alien Signals`
+    // then `// https://github.com/stackblitz/alien-signals/`).
     let upstream = |text: &str| -> Option<String> {
-        text.lines().take(12).find_map(|line| {
+        let lines: Vec<&str> = text.lines().take(13).collect();
+        let url_in = |line: &str| {
+            line.split_whitespace()
+                .find(|word| word.starts_with("https://") || word.starts_with("http://"))
+                .map(|url| crate::rules::markers::shorten(url, 80))
+        };
+        lines.iter().take(12).enumerate().find_map(|(index, line)| {
             let lower = line.to_ascii_lowercase();
             let said = [
                 "adapted from",
@@ -209,10 +217,10 @@ fn adapted_from_elsewhere(context: &FileContext<'_>) -> Option<String> {
             ]
             .iter()
             .any(|phrase| lower.contains(phrase));
-            let url = line
-                .split_whitespace()
-                .find(|word| word.starts_with("https://") || word.starts_with("http://"))?;
-            said.then(|| crate::rules::markers::shorten(url, 80))
+            if !said {
+                return None;
+            }
+            url_in(line).or_else(|| lines.get(index + 1).and_then(|next| url_in(next)))
         })
     };
     let head = context.side(Side::Head)?;
