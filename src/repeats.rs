@@ -381,14 +381,28 @@ fn fold_alike_in_change(
                 .push(index);
         }
     }
+    // By directory, the bound is on the rule: a refactor's 18 errors, 18 warnings and 19
+    // notes of one rule are 55 findings of one cause. Each alike group then gets its share of
+    // the bound in directories.
+    let mut per_rule: HashMap<&str, usize> = HashMap::new();
+    for ((rule, ..), members) in &groups {
+        *per_rule.entry(rule).or_default() += members.len();
+    }
     let mut folded = vec![false; findings.len()];
     let mut summaries: HashMap<usize, String> = HashMap::new();
-    for members in groups
-        .into_values()
-        .filter(|members| members.len() > MAX_ALIKE_PER_CHANGE)
-    {
+    for ((rule, ..), members) in groups {
+        let total = per_rule.get(rule).copied().unwrap_or(members.len());
+        let over = if by_directory {
+            total > MAX_ALIKE_PER_CHANGE
+        } else {
+            members.len() > MAX_ALIKE_PER_CHANGE
+        };
+        if !over {
+            continue;
+        }
         let areas = if by_directory {
-            areas_of(&findings, &members)
+            let share = (MAX_ALIKE_PER_CHANGE * members.len() / total.max(1)).max(1);
+            areas_of(&findings, &members, share)
         } else {
             std::iter::once((String::new(), members)).collect()
         };
@@ -457,11 +471,12 @@ fn fold_alike_in_change(
         .collect()
 }
 
-/// `members` by directory, at the deepest level that gives no more than
-/// [`MAX_ALIKE_PER_CHANGE`] directories (at worst, the whole change as one).
+/// `members` by directory, at the deepest level that gives no more than `limit` directories
+/// (at worst, the whole change as one).
 fn areas_of(
     findings: &[Finding],
     members: &[usize],
+    limit: usize,
 ) -> std::collections::BTreeMap<String, Vec<usize>> {
     let by_depth = |depth: usize| {
         let mut areas: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
@@ -482,7 +497,7 @@ fn areas_of(
     (0..=deepest)
         .rev()
         .map(by_depth)
-        .find(|areas| areas.len() <= MAX_ALIKE_PER_CHANGE)
+        .find(|areas| areas.len() <= limit)
         .unwrap_or_else(|| by_depth(0))
 }
 
@@ -783,6 +798,31 @@ mod tests {
         // Twenty alike findings are left as they are.
         let twenty: Vec<Finding> = given.into_iter().take(MAX_ALIKE_PER_CHANGE).collect();
         assert_eq!(fold_floods(twenty.clone()), twenty);
+    }
+
+    #[test]
+    fn deleted_tests_of_every_severity_count_together_toward_twenty() {
+        let mut given: Vec<Finding> = Vec::new();
+        for (area, severity) in [Severity::Error, Severity::Warning, Severity::Note]
+            .into_iter()
+            .enumerate()
+        {
+            for file in 0..9 {
+                let mut found = finding(1, severity);
+                found.path = format!("cli/test/a{area}/f{file}.test.ts");
+                given.push(found);
+            }
+        }
+        given.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        let out = fold_floods(given.clone());
+        assert!(out.len() <= MAX_ALIKE_PER_CHANGE, "{}", out.len());
+        // Each severity keeps its own finding: an error is never folded into a note.
+        for severity in [Severity::Error, Severity::Warning, Severity::Note] {
+            assert!(out.iter().any(|found| found.severity == severity));
+        }
+        // Under the bound nothing moves.
+        let few: Vec<Finding> = given.into_iter().step_by(2).take(14).collect();
+        assert_eq!(fold_floods(few.clone()), few);
     }
 
     #[test]
