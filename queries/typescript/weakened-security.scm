@@ -216,9 +216,16 @@
 ; `exec(cmd)`, `execSync(cmd)`, `child_process.exec(cmd)`: through a shell. The Rust side
 ; requires `child_process` in the file.
 ((call_expression
-   function: [(identifier) @_name
-              (member_expression object: (identifier) @_object property: (property_identifier) @_name)]
+   function: (identifier) @_name
    arguments: (arguments . (_) @message.arg)) @finding
+ (#match? @_name "^(exec|execSync)$")
+ (#set! kind "child-process")
+ (#set! message "a shell runs a command built at run time"))
+
+((call_expression
+   function: (member_expression object: (identifier) @_object property: (property_identifier) @_name)
+   arguments: (arguments . (_) @message.arg)) @finding
+ (#match? @_object "^(child_process|childProcess|cp|child|proc|shell|shelljs)$")
  (#match? @_name "^(exec|execSync)$")
  (#set! kind "child-process")
  (#set! message "a shell runs a command built at run time"))

@@ -162,8 +162,9 @@ fn judge(
             .then(|| (Severity::Error, format!("{} (`{shown}`)", hit.message))),
         Kind::JwtDecode => {
             let base = context.side(Side::Base)?;
+            let function = hit.function.as_deref()?;
             let scope_verified = |side_text: &str| {
-                scope_text(side_text, &hit.name).is_some_and(|body| body.contains("jwt.verify("))
+                scope_text(side_text, function).is_some_and(|body| body.contains("jwt.verify("))
             };
             (scope_verified(base.text) && !scope_verified(text)).then(|| {
                 (
@@ -171,7 +172,7 @@ fn judge(
                     format!(
                         "`{}` replaces `jwt.verify` in `{}`: the token's signature is no longer \
                          checked",
-                        shown, hit.name
+                        shown, function
                     ),
                 )
             })

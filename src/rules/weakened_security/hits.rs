@@ -82,6 +82,8 @@ pub struct Hit {
     pub key: String,
     /// The bare `@key` text, or the innermost scope's name.
     pub name: String,
+    /// The name of the function around the match, if any.
+    pub function: Option<String>,
     /// Whitespace-free text of the finding node.
     pub text: String,
     /// The finding node's text, shortened for messages.
@@ -122,6 +124,10 @@ pub fn collect(context: &FileContext<'_>, side: Side, _language: Language) -> Ve
         let Some(raw) = text.text.get(range.clone()) else {
             continue;
         };
+        // Only `jwt.decode` is judged by its function; the walk is not needed for the rest.
+        let function = (kind == Kind::JwtDecode)
+            .then(|| enclosing_function(context, side, &range))
+            .flatten();
         hits.push(Hit {
             kind,
             line,
@@ -129,6 +135,7 @@ pub fn collect(context: &FileContext<'_>, side: Side, _language: Language) -> Ve
             range,
             key: found.key.clone(),
             name: found.name.clone(),
+            function,
             text: normalize(raw),
             shown: shorten(
                 raw.split_whitespace()
@@ -191,6 +198,37 @@ fn method_call(
     };
     let line = u32::try_from(field.start_position().row + 1).ok()?;
     Some((field.start_byte()..found.byte_range.end, line))
+}
+
+/// The name of the innermost function around `range` (a declaration, a method, or a variable
+/// an arrow function is assigned to), within a few dozen levels.
+fn enclosing_function(
+    context: &FileContext<'_>,
+    side: Side,
+    range: &std::ops::Range<usize>,
+) -> Option<String> {
+    let parsed = context.parsed(side)?;
+    let text = context.side(side)?.text;
+    let mut node = parsed
+        .tree
+        .root_node()
+        .named_descendant_for_byte_range(range.start, range.end)?;
+    for _ in 0..64 {
+        let name = match node.kind() {
+            "function_declaration"
+            | "function_definition"
+            | "function_item"
+            | "method_definition"
+            | "variable_declarator"
+            | "generator_function_declaration" => node.child_by_field_name("name"),
+            _ => None,
+        };
+        if let Some(name) = name.and_then(|name| text.get(name.byte_range())) {
+            return Some(name.to_string());
+        }
+        node = node.parent()?;
+    }
+    None
 }
 
 /// Kinds that report the match itself when it is new.

@@ -114,7 +114,27 @@ pub fn check(index: usize, pair: &FilePair, out: &mut ChangeOutput) {
         .and_then(crate::rules::disabled_check::yaml)
         .unwrap_or(Value::Null);
     let mut push = |needle: &str, severity: Severity, message: String, key: String| {
-        let line = locate(text, needle, &pair.added);
+        // `job:<id>\n<needle>` looks for the needle from the job's own line on.
+        let line = match needle.split_once('\n') {
+            Some((job, needle)) => {
+                let from = text
+                    .lines()
+                    .position(|line| line.trim_end() == format!("  {job}:"))
+                    .unwrap_or(0);
+                let skipped: usize = text.lines().take(from).map(|line| line.len() + 1).sum();
+                let offset = u32::try_from(from).unwrap_or(0);
+                let rest = text.get(skipped..).unwrap_or_default();
+                let shifted = LineSet::from_lines(
+                    pair.added
+                        .iter()
+                        .filter(|line| *line > offset)
+                        .map(|line| line - offset)
+                        .collect(),
+                );
+                locate(rest, needle, &shifted) + offset
+            }
+            None => locate(text, needle, &pair.added),
+        };
         out.candidates.push((
             index,
             Candidate::at_line(Side::Head, line, severity, message, key),
@@ -210,7 +230,7 @@ pub fn check(index: usize, pair: &FilePair, out: &mut ChangeOutput) {
         let callee = text_of(job, "uses").unwrap_or_default();
         let local = callee.starts_with("./");
         push(
-            "secrets: inherit",
+            &format!("{id}\nsecrets: inherit"),
             if local {
                 Severity::Warning
             } else {
