@@ -28,6 +28,7 @@ mod todo_stub;
 mod unreadable_change;
 mod weakened_assertion;
 mod weakened_coverage;
+mod weakened_security;
 
 pub use gate_config_change::POLICY_PATH;
 pub(crate) use todo_stub::is_test_path;
@@ -213,6 +214,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &unreadable_change::UNREADABLE_CHANGE,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
+    &weakened_security::WEAKENED_SECURITY,
 ];
 
 /// Looks a rule up by id.

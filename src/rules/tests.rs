@@ -17,6 +17,7 @@ const CONTRACT_IDS: &[&str] = &[
     "unreadable-change",
     "weakened-assertion",
     "weakened-coverage",
+    "weakened-security",
 ];
 
 #[test]

@@ -1,0 +1,278 @@
+//! Matches the change adds: a head match whose identity occurs more often than in base, on a
+//! line the change added, judged by its kind.
+
+use super::hits::{Hit, Kind, constant, reported};
+use super::in_tests;
+use crate::finding::{Confidence, Severity, Side};
+use crate::lang::Language;
+use crate::rules::{Candidate, Fact, FactRef, FileContext, Moved, Output};
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Fact name: a reported pattern that left this file's base (it may reappear in another file).
+const WEAKENED: &str = "weakened";
+
+type Identity = (String, Kind, String);
+
+fn counts(hits: &[Hit]) -> HashMap<Identity, usize> {
+    let mut counts = HashMap::new();
+    for hit in hits.iter().filter(|hit| reported(hit.kind)) {
+        *counts.entry(hit.identity()).or_insert(0) += 1;
+    }
+    counts
+}
+
+/// Reports the head matches the change adds.
+pub fn report(
+    context: &FileContext<'_>,
+    language: Language,
+    head: &[Hit],
+    base: &[Hit],
+    out: &mut Output,
+) {
+    let Some(head_text) = context.side(Side::Head) else {
+        return;
+    };
+    let mut left = counts(base);
+    // Pairs by identity: base's occurrences answer for head's, in order.
+    let mut fresh = Vec::new();
+    for hit in head.iter().filter(|hit| reported(hit.kind)) {
+        let identity = hit.identity();
+        match left.get_mut(&identity) {
+            Some(count) if *count > 0 => *count -= 1,
+            _ => fresh.push(hit),
+        }
+    }
+    let credentials = head.iter().any(|hit| hit.kind == Kind::Credentials);
+    let permissive = head.iter().any(|hit| hit.kind == Kind::Cors);
+    let tests = in_tests(head_text.path);
+    for hit in fresh {
+        if !context.pair.added.overlaps(hit.line, hit.end_line) {
+            continue;
+        }
+        let Some((severity, message)) =
+            judge(context, hit, head_text.text, credentials, permissive)
+        else {
+            continue;
+        };
+        let (severity, message) = if tests && severity > Severity::Warning {
+            (Severity::Warning, format!("{message} (in test code)"))
+        } else {
+            (severity, message)
+        };
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line: hit.line,
+            end_line: hit.end_line,
+            severity,
+            message,
+            key: format!("{}:{}", hit.key, hit.text),
+            moved: Some(Moved {
+                family: language.family(),
+                key: hit.text.clone(),
+                already: FactRef::base(WEAKENED),
+                also: Vec::new(),
+                print: None,
+                existed: None,
+            }),
+            confidence: Confidence::Certain,
+        });
+    }
+}
+
+/// Base matches that left their file, so a move into another changed file is not new.
+pub fn facts(language: Language, head: &[Hit], base: &[Hit], out: &mut Output) {
+    let head_counts = counts(head);
+    let mut base_counts = counts(base);
+    for (identity, count) in &mut base_counts {
+        *count = count.saturating_sub(head_counts.get(identity).copied().unwrap_or(0));
+    }
+    for hit in base.iter().filter(|hit| reported(hit.kind)) {
+        if base_counts
+            .get(&hit.identity())
+            .is_some_and(|left| *left > 0)
+        {
+            out.facts.push(Fact {
+                side: Side::Base,
+                name: WEAKENED,
+                family: language.family(),
+                key: hit.text.clone(),
+                severity: Severity::Error,
+            });
+        }
+    }
+}
+
+/// The severity and message of a new match, or `None` when its kind's condition fails.
+fn judge(
+    context: &FileContext<'_>,
+    hit: &Hit,
+    text: &str,
+    credentials: bool,
+    permissive: bool,
+) -> Option<(Severity, String)> {
+    let shown = &hit.shown;
+    let path = context.pair.path();
+    match hit.kind {
+        Kind::Flag => Some((
+            hit.severity.unwrap_or(Severity::Error),
+            format!("{}: `{shown}`", hit.message),
+        )),
+        Kind::Cors if credentials => Some((
+            Severity::Error,
+            format!(
+                "{}, with credentials allowed: any site can act as the signed-in user \
+                 (`{shown}`)",
+                hit.message
+            ),
+        )),
+        Kind::Cors => Some((Severity::Warning, format!("{}: `{shown}`", hit.message))),
+        Kind::Credentials if permissive => Some((
+            Severity::Error,
+            format!(
+                "credentials are allowed cross-origin next to a CORS policy that accepts any \
+                 origin (`{shown}`)"
+            ),
+        )),
+        Kind::Credentials => None,
+        Kind::Cookie => {
+            let object = hit.object.as_deref().unwrap_or_default();
+            let before = lines_before(text, hit.line, 2).to_ascii_lowercase();
+            let cookie = cookie_options(object) || before.contains("cookie");
+            cookie.then(|| (Severity::Error, format!("{}: `{shown}`", hit.message)))
+        }
+        Kind::Dynamic => dynamic(hit),
+        Kind::ChildProcess => (text.contains("child_process"))
+            .then(|| dynamic(hit))
+            .flatten(),
+        Kind::Deserialize => {
+            let arg = hit.arg.as_deref().unwrap_or_default();
+            let round_trip = arg.contains("dumps(") || arg.contains("dump(");
+            (!constant(arg) && !round_trip)
+                .then(|| (Severity::Error, format!("{}: `{shown}`", hit.message)))
+        }
+        Kind::WeakHash => weak_hash(hit, text),
+        Kind::WeakSecret => {
+            let arg = hit.arg.as_deref().unwrap_or_default();
+            (constant(arg) && !in_tests(path))
+                .then(|| (Severity::Error, format!("{}: `{shown}`", hit.message)))
+        }
+        Kind::Settings => production_settings(path)
+            .then(|| (Severity::Error, format!("{} (`{shown}`)", hit.message))),
+        Kind::JwtDecode => {
+            let base = context.side(Side::Base)?;
+            let function = hit.function.as_deref()?;
+            let scope_verified = |side_text: &str| {
+                scope_text(side_text, function).is_some_and(|body| body.contains("jwt.verify("))
+            };
+            (scope_verified(base.text) && !scope_verified(text)).then(|| {
+                (
+                    Severity::Error,
+                    format!(
+                        "`{}` replaces `jwt.verify` in `{}`: the token's signature is no longer \
+                         checked",
+                        shown, function
+                    ),
+                )
+            })
+        }
+        Kind::ViaFalse | Kind::ViaTrue | Kind::Auth | Kind::Middleware | Kind::JwtVerify => None,
+    }
+}
+
+fn dynamic(hit: &Hit) -> Option<(Severity, String)> {
+    let arg = hit.arg.as_deref().unwrap_or_default();
+    (!constant(arg)).then(|| {
+        (
+            Severity::Error,
+            format!(
+                "{} (`{}` is not a constant): `{}`",
+                hit.message,
+                crate::rules::markers::shorten(arg.trim(), 40),
+                hit.shown
+            ),
+        )
+    })
+}
+
+/// md5/sha1 with a password in the call, on its line, or in the scope's name.
+fn weak_hash(hit: &Hit, text: &str) -> Option<(Severity, String)> {
+    static PASSWORD: OnceLock<Option<Regex>> = OnceLock::new();
+    let password = PASSWORD
+        .get_or_init(|| Regex::new(r"(?i)pass(word|wd|phrase)?|\bpwd\b|\bpw\b").ok())
+        .as_ref()?;
+    let lower = hit.text.to_ascii_lowercase();
+    // `hashlib.new(name, data)` and `new(..)` of other APIs: only md5/sha1 by name.
+    if hit.text.contains("new(")
+        && !(lower.contains("'md5'")
+            || lower.contains("\"md5\"")
+            || lower.contains("'sha1'")
+            || lower.contains("\"sha1\""))
+    {
+        return None;
+    }
+    let line = lines_around(text, hit.line, hit.end_line);
+    let evidence = password.is_match(&line) || password.is_match(&hit.key);
+    evidence.then(|| (Severity::Error, format!("{}: `{}`", hit.message, hit.shown)))
+}
+
+/// Whether an object literal holds cookie options.
+fn cookie_options(object: &str) -> bool {
+    [
+        "httpOnly", "sameSite", "maxAge", "expires", "signed", "domain", "cookie",
+    ]
+    .iter()
+    .any(|key| object.contains(key))
+}
+
+/// Production settings files: `settings.py`, `settings/prod.py`, `config/settings/base.py`;
+/// not development, local or test settings.
+fn production_settings(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let file = lower.rsplit('/').next().unwrap_or(&lower);
+    let stem = file.trim_end_matches(".py");
+    let settings =
+        stem.contains("settings") || lower.contains("/settings/") || lower.starts_with("settings/");
+    let development = ["dev", "local", "test", "ci"].iter().any(|word| {
+        stem.split(['_', '.', '-'])
+            .any(|part| part.starts_with(word))
+    });
+    settings && !development && !in_tests(path)
+}
+
+/// The text of the `count` lines before 1-based `line`.
+fn lines_before(text: &str, line: u32, count: u32) -> String {
+    let first = line.saturating_sub(count).max(1);
+    lines_around(text, first, line)
+}
+
+/// The text of 1-based lines `first..=last`.
+fn lines_around(text: &str, first: u32, last: u32) -> String {
+    text.lines()
+        .skip(first.saturating_sub(1) as usize)
+        .take((last.saturating_sub(first) + 1) as usize)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The body of the function named `name` (from its header to the next line indented as
+/// little), a bounded text search good enough to ask whether it calls `jwt.verify`.
+fn scope_text<'t>(text: &'t str, name: &str) -> Option<&'t str> {
+    let headers = [
+        format!("function {name}("),
+        format!("{name} = ("),
+        format!("{name}("),
+        format!("{name} = async ("),
+    ];
+    let start = headers
+        .iter()
+        .filter_map(|header| text.find(header.as_str()))
+        .min()?;
+    let rest = &text[start..];
+    let end = rest
+        .match_indices("\n}")
+        .next()
+        .map_or(rest.len(), |(at, _)| at);
+    Some(&rest[..end])
+}

@@ -1,0 +1,97 @@
+//! Files without a grammar (workflows, package.json scripts, shell scripts, Dockerfiles,
+//! `.env`, `.npmrc`): TLS verification switched off on a line the change adds, when base did
+//! not hold that line already.
+
+use crate::changeset::FilePair;
+use crate::finding::Severity;
+use crate::rules::{Candidate, ChangeOutput};
+use regex::Regex;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// (pattern, what it switches off).
+fn patterns() -> &'static [(Regex, &'static str)] {
+    static PATTERNS: OnceLock<Vec<(Regex, &'static str)>> = OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        [
+            (
+                r#"NODE_TLS_REJECT_UNAUTHORIZED["']?\s*[:=]\s*["']?0\b"#,
+                "TLS certificate verification is switched off for Node (`NODE_TLS_REJECT_UNAUTHORIZED=0`)",
+            ),
+            (
+                r#"PYTHONHTTPSVERIFY["']?\s*[:=]\s*["']?0\b"#,
+                "TLS certificate verification is switched off for Python (`PYTHONHTTPSVERIFY=0`)",
+            ),
+            (
+                r#"(?i)GIT_SSL_NO_VERIFY["']?\s*[:=]\s*["']?(true|1)\b|http\.sslVerify\s*(=\s*)?false"#,
+                "TLS certificate verification is switched off for git",
+            ),
+            (
+                r#"(?i)^\s*strict-ssl\s*=\s*false|npm\s+config\s+set\s+strict-ssl\s+false|^\s*strictSsl:\s*false|yarn\s+config\s+set\s+strict-ssl\s+false"#,
+                "TLS certificate verification is switched off for the package manager",
+            ),
+            (
+                r#"(?i)^\s*["']?(verify_ssl|ssl_verify|tls_verify|verify_tls|verify_certs|ssl_verification|verify)["']?\s*[:=]\s*["']?false\b|insecure_skip_verify["']?\s*[:=]\s*["']?true\b|--no-check-certificate|\bcurl\b.*\s(-k|--insecure)\b"#,
+                "TLS certificate verification is switched off in configuration or a command",
+            ),
+            (
+                r#"(?i)--trusted-host\b|^\s*trusted-host\s*="#,
+                "pip trusts a host without TLS verification",
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(pattern, what)| Some((Regex::new(pattern).ok()?, what)))
+        .collect()
+    })
+}
+
+/// Reports added lines that switch TLS verification off.
+pub fn check(index: usize, pair: &FilePair, out: &mut ChangeOutput) {
+    let Some(head) = pair.head.text() else {
+        return;
+    };
+    let mut in_base: HashMap<&str, usize> = HashMap::new();
+    for line in pair.base.text().unwrap_or_default().lines() {
+        *in_base.entry(line.trim()).or_default() += 1;
+    }
+    let tests = super::in_tests(pair.path());
+    for (number, line) in head.lines().enumerate() {
+        let Ok(number) = u32::try_from(number + 1) else {
+            break;
+        };
+        let Some((_, what)) = patterns()
+            .iter()
+            .find(|(pattern, _)| pattern.is_match(line))
+        else {
+            continue;
+        };
+        // The same line in base answers for one of head's.
+        if let Some(left) = in_base.get_mut(line.trim())
+            && *left > 0
+        {
+            *left -= 1;
+            continue;
+        }
+        if !pair.added.contains(number) {
+            continue;
+        }
+        let severity = if tests {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
+        out.candidates.push((
+            index,
+            Candidate::at_line(
+                crate::finding::Side::Head,
+                number,
+                severity,
+                format!(
+                    "{what}: `{}`",
+                    crate::rules::markers::shorten(line.trim(), 80)
+                ),
+                format!("tls-line:{}", line.trim()),
+            ),
+        ));
+    }
+}
