@@ -510,6 +510,9 @@ pub struct ChangeSet {
     /// `files`): they say whether such a manifest is the project's ([`crate::workspace`]).
     /// `None` for a file that exists but could not be read (too large, not UTF-8).
     pub workspace_files: Vec<(String, Option<String>)>,
+    /// The names of head's top-level entries (files and folders), so that a folder the change
+    /// removes whole is told from one that keeps unchanged files; `None` when not known.
+    pub head_top_level: Option<std::collections::BTreeSet<String>>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

@@ -65,7 +65,96 @@ pub struct AgentPolicy {
     pub fail_on: Option<FailOn>,
     /// Per-rule levels that replace the main ones when stricter.
     pub rules: HashMap<&'static str, Level>,
+    /// `agents.protected`: paths only a human may change, for agent-authored changes only.
+    pub protected: Vec<Protected>,
+    /// `agents.rules.mass-deletion` thresholds; the lower of these and the main ones applies.
+    pub deletion: DeletionLimits,
 }
+
+/// An entry of `protected:` (rule `protected-path`): paths only a human may change, and why.
+#[derive(Clone, Debug)]
+pub struct Protected {
+    /// The globs as written, for messages.
+    pub globs: Vec<String>,
+    /// The same globs, compiled (a folder name also covers everything below it).
+    pub paths: GlobSet,
+    /// Why (required): the finding's message gives it.
+    pub reason: String,
+    /// From `agents.protected`: applies to agent-authored changes only.
+    pub agents_only: bool,
+}
+
+impl Protected {
+    /// The first glob of this entry that matches `path`, if any.
+    pub fn matching_glob(&self, path: &str) -> Option<&str> {
+        if !self.paths.is_match(path) {
+            return None;
+        }
+        // The set matched, so some glob (or its folder form) did; name the first that does.
+        self.globs
+            .iter()
+            .find(|glob| {
+                glob_set(std::slice::from_ref(glob), "").is_ok_and(|set| set.is_match(path))
+            })
+            .map(String::as_str)
+            .or(self.globs.first().map(String::as_str))
+    }
+}
+
+/// `rules.mass-deletion` thresholds; `None` keeps the rule's default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeletionLimits {
+    /// `max-files`: most deleted source and test files before the rule fires.
+    pub max_files: Option<u64>,
+    /// `max-lines`: most deleted lines of source and tests before the rule fires.
+    pub max_lines: Option<u64>,
+}
+
+impl DeletionLimits {
+    /// The lower of each threshold (an agent policy may only tighten).
+    fn tightest(self, other: DeletionLimits) -> DeletionLimits {
+        let lower = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        DeletionLimits {
+            max_files: lower(self.max_files, other.max_files),
+            max_lines: lower(self.max_lines, other.max_lines),
+        }
+    }
+}
+
+/// What `agents.protected: [default]` stands for: what an agent must not change on its own
+/// (CI, the gate's policy, lockfiles, schema migrations).
+pub const AGENT_DEFAULT_PROTECTED: &[&str] = &[
+    ".github/workflows/**",
+    ".github/actions/**",
+    ".gitlab-ci.yml",
+    ".circleci/**",
+    ".buildkite/**",
+    "azure-pipelines.yml",
+    "Jenkinsfile",
+    ".integrity-gate.yml",
+    "**/Cargo.lock",
+    "**/package-lock.json",
+    "**/npm-shrinkwrap.json",
+    "**/yarn.lock",
+    "**/pnpm-lock.yaml",
+    "**/bun.lockb",
+    "**/poetry.lock",
+    "**/uv.lock",
+    "**/pdm.lock",
+    "**/Pipfile.lock",
+    "**/go.sum",
+    "**/Gemfile.lock",
+    "**/composer.lock",
+    "**/migrations/**",
+    "**/db/migrate/**",
+    "**/alembic/versions/**",
+];
+
+/// The reason `agents.protected: [default]` gives.
+pub const AGENT_DEFAULT_REASON: &str = "CI workflows, the gate's policy, lockfiles and migrations are changed by a human, not by an agent (agents.protected: default)";
 
 /// Where the policy came from, as the reports state it (JSON `policy`, the summary lines).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -133,6 +222,14 @@ pub struct Policy {
     pub allow: Vec<Allow>,
     /// Stricter settings for agent-authored changes.
     pub agents: Option<AgentPolicy>,
+    /// `protected:` entries (rule `protected-path`); after [`Policy::tightened_for_agents`],
+    /// also the `agents.protected` ones.
+    pub protected: Vec<Protected>,
+    /// `rules.mass-deletion` thresholds.
+    pub deletion: DeletionLimits,
+    /// The change is agent-authored ([`Policy::tightened_for_agents`] was applied): rules
+    /// that are stricter for agents by default (`mass-deletion`) read it.
+    pub agent_authored: bool,
 }
 
 impl Default for Policy {
@@ -146,6 +243,9 @@ impl Default for Policy {
             ignore: None,
             allow: Vec::new(),
             agents: None,
+            protected: Vec::new(),
+            deletion: DeletionLimits::default(),
+            agent_authored: false,
         }
     }
 }
@@ -168,9 +268,12 @@ impl Policy {
     /// may only ever make the policy stricter: a lower `fail-on`, higher rule levels.
     pub fn tightened_for_agents(&self) -> Policy {
         let mut policy = self.clone();
+        policy.agent_authored = true;
         let Some(agents) = &self.agents else {
             return policy;
         };
+        policy.protected.extend(agents.protected.iter().cloned());
+        policy.deletion = policy.deletion.tightest(agents.deletion);
         if let Some(fail_on) = agents.fail_on {
             policy.fail_on = stricter_fail_on(policy.fail_on, fail_on);
         }
@@ -216,10 +319,13 @@ pub struct ConfigError {
     pub message: String,
 }
 
-const TOP_KEYS: &[&str] = &["fail-on", "rules", "ignore", "allow", "agents"];
+const TOP_KEYS: &[&str] = &["fail-on", "rules", "ignore", "allow", "agents", "protected"];
 const RULE_KEYS: &[&str] = &["severity", "likely-severity"];
+/// Options a rule takes beside `severity` (each rule's `explain` lists them).
+const RULE_OPTIONS: &[(&str, &[&str])] = &[("mass-deletion", &["max-files", "max-lines"])];
 const ALLOW_KEYS: &[&str] = &["rule", "paths", "reason"];
-const AGENT_KEYS: &[&str] = &["fail-on", "rules"];
+const AGENT_KEYS: &[&str] = &["fail-on", "rules", "protected"];
+const PROTECTED_KEYS: &[&str] = &["paths", "reason"];
 
 /// Parses and validates a policy file's text.
 pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
@@ -247,6 +353,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     }
     if let Some(value) = top.get("rules") {
         (policy.rules, policy.likely) = parse_rules(value, "rules").map_err(error)?;
+        policy.deletion = parse_deletion(value, "rules").map_err(error)?;
+    }
+    if let Some(value) = top.get("protected") {
+        policy.protected = parse_protected(value, "protected", false).map_err(error)?;
     }
     if let Some(value) = top.get("ignore") {
         let globs = string_list(value, "ignore").map_err(error)?;
@@ -268,6 +378,10 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
             // A stricter agent policy raises levels; how likely findings rank stays the main
             // policy's.
             (agents.rules, _) = parse_rules(value, "agents.rules").map_err(error)?;
+            agents.deletion = parse_deletion(value, "agents.rules").map_err(error)?;
+        }
+        if let Some(value) = map.get("protected") {
+            agents.protected = parse_protected(value, "agents.protected", true).map_err(error)?;
         }
         policy.agents = Some(agents);
     }
@@ -346,7 +460,12 @@ fn parse_rules(value: &Value, key: &str) -> Result<RuleSettings, String> {
         let settings = settings
             .as_object()
             .ok_or_else(|| format!("`{key}.{id}` must be a mapping (e.g. `severity: warning`)"))?;
-        check_keys(settings, RULE_KEYS, &format!("{key}.{id}.")).map_err(|e| e.to_string())?;
+        let options = RULE_OPTIONS
+            .iter()
+            .find(|(rule_id, _)| *rule_id == rule.id)
+            .map_or(&[][..], |(_, options)| *options);
+        let known: Vec<&str> = RULE_KEYS.iter().chain(options).copied().collect();
+        check_keys(settings, &known, &format!("{key}.{id}.")).map_err(|e| e.to_string())?;
         if let Some(severity) = settings.get("severity") {
             // YAML 1.1 readers turn a bare `off` into `false`.
             let text = match severity {
@@ -369,6 +488,81 @@ fn parse_rules(value: &Value, key: &str) -> Result<RuleSettings, String> {
         }
     }
     Ok((levels, likely))
+}
+
+/// `rules.mass-deletion.max-files` and `max-lines` (validated as keys by [`parse_rules`]).
+fn parse_deletion(rules: &Value, key: &str) -> Result<DeletionLimits, String> {
+    let Some(settings) = rules.get("mass-deletion").and_then(Value::as_object) else {
+        return Ok(DeletionLimits::default());
+    };
+    let number = |name: &str| -> Result<Option<u64>, String> {
+        match settings.get(name) {
+            None => Ok(None),
+            Some(value) => value.as_u64().map(Some).ok_or_else(|| {
+                format!("`{key}.mass-deletion.{name}` must be a whole number (0 or more)")
+            }),
+        }
+    };
+    Ok(DeletionLimits {
+        max_files: number("max-files")?,
+        max_lines: number("max-lines")?,
+    })
+}
+
+/// A `protected:` list: entries `{paths, reason}`; under `agents:`, also the word `default`
+/// for [`AGENT_DEFAULT_PROTECTED`].
+fn parse_protected(value: &Value, key: &str, agents: bool) -> Result<Vec<Protected>, String> {
+    let items = value
+        .as_array()
+        .ok_or_else(|| format!("`{key}` must be a list of entries with paths and reason"))?;
+    let mut entries = Vec::new();
+    for (index, item) in items.iter().enumerate() {
+        let key = format!("{key}[{index}]");
+        if agents && item.as_str() == Some("default") {
+            let globs: Vec<String> = AGENT_DEFAULT_PROTECTED
+                .iter()
+                .map(|glob| glob.to_string())
+                .collect();
+            entries.push(Protected {
+                paths: glob_set(&globs, &key)?,
+                globs,
+                reason: AGENT_DEFAULT_REASON.to_string(),
+                agents_only: true,
+            });
+            continue;
+        }
+        let hint = if agents {
+            " (or the word `default`)"
+        } else {
+            ""
+        };
+        let map = item
+            .as_object()
+            .ok_or_else(|| format!("`{key}` must be a mapping with paths and reason{hint}"))?;
+        check_keys(map, PROTECTED_KEYS, &format!("{key}.")).map_err(|e| e.to_string())?;
+        let globs = match map.get("paths") {
+            Some(value) => string_list(value, &format!("{key}.paths"))?,
+            None => return Err(format!("`{key}.paths` is required")),
+        };
+        if globs.is_empty() {
+            return Err(format!("`{key}.paths` must name at least one glob"));
+        }
+        let reason = map
+            .get("reason")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|reason| !reason.is_empty())
+            .ok_or_else(|| {
+                format!("`{key}.reason` is required: say why only a human may change these paths")
+            })?;
+        entries.push(Protected {
+            paths: glob_set(&globs, &format!("{key}.paths"))?,
+            globs,
+            reason: reason.to_string(),
+            agents_only: agents,
+        });
+    }
+    Ok(entries)
 }
 
 fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
@@ -594,6 +788,76 @@ agents:
         let long = "k".repeat(100);
         let error = parse(&format!("{long}: 1\n"), "p").unwrap_err();
         assert!(!error.message.contains(&long), "{error}");
+    }
+
+    #[test]
+    fn protected_entries_need_paths_and_a_reason() {
+        let text = "protected:\n  - paths: [\"migrations/**\", .github/workflows]\n    reason: owners review schema changes\n";
+        let policy = parse(text, "p").unwrap();
+        let entry = &policy.protected[0];
+        assert_eq!(entry.reason, "owners review schema changes");
+        assert!(!entry.agents_only);
+        assert_eq!(
+            entry.matching_glob("migrations/0001_init.sql"),
+            Some("migrations/**")
+        );
+        assert_eq!(
+            entry.matching_glob(".github/workflows/ci.yml"),
+            Some(".github/workflows")
+        );
+        assert_eq!(entry.matching_glob("src/migrations.rs"), None);
+        for bad in [
+            "protected:\n  - paths: [a]\n",
+            "protected:\n  - reason: r\n",
+            "protected:\n  - paths: []\n    reason: r\n",
+            "protected:\n  - default\n",
+            "protected:\n  - paths: [a]\n    reason: r\n    owner: me\n",
+        ] {
+            assert!(parse(bad, "p").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn agent_protected_paths_apply_only_once_tightened() {
+        let text = "agents:\n  protected:\n    - default\n    - paths: [infra]\n      reason: ops owns it\n";
+        let policy = parse(text, "p").unwrap();
+        assert!(policy.protected.is_empty());
+        assert!(!policy.agent_authored);
+        let tightened = policy.tightened_for_agents();
+        assert!(tightened.agent_authored);
+        assert_eq!(tightened.protected.len(), 2);
+        assert!(tightened.protected.iter().all(|entry| entry.agents_only));
+        let default = &tightened.protected[0];
+        assert!(default.matching_glob("Cargo.lock").is_some());
+        assert!(default.matching_glob("web/package-lock.json").is_some());
+        assert!(default.matching_glob("db/migrations/0002.sql").is_some());
+        assert!(default.matching_glob(".github/workflows/ci.yml").is_some());
+        assert!(default.matching_glob("src/lib.rs").is_none());
+        assert!(
+            tightened.protected[1]
+                .matching_glob("infra/main.tf")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn mass_deletion_thresholds_are_options_of_that_rule_only() {
+        let text = "rules:\n  mass-deletion:\n    max-files: 50\n    severity: error\nagents:\n  rules:\n    mass-deletion:\n      max-files: 10\n      max-lines: 300\n";
+        let policy = parse(text, "p").unwrap();
+        assert_eq!(policy.deletion.max_files, Some(50));
+        assert_eq!(policy.deletion.max_lines, None);
+        let tightened = policy.tightened_for_agents();
+        assert_eq!(tightened.deletion.max_files, Some(10));
+        assert_eq!(tightened.deletion.max_lines, Some(300));
+        let error = parse("rules:\n  skipped-test:\n    max-files: 3\n", "p").unwrap_err();
+        assert!(error.message.contains("skipped-test.max-files"), "{error}");
+        let error = parse("rules:\n  mass-deletion:\n    max-file: 3\n", "p").unwrap_err();
+        assert!(
+            error.message.contains("did you mean `max-files`"),
+            "{error}"
+        );
+        assert!(parse("rules:\n  mass-deletion:\n    max-lines: -1\n", "p").is_err());
+        assert!(parse("rules:\n  mass-deletion:\n    max-lines: many\n", "p").is_err());
     }
 
     #[test]

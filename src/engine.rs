@@ -244,6 +244,8 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         let input = ChangeInput {
             pairs: &pairs,
             workspaces: &workspaces,
+            policy,
+            head_top_level: change.head_top_level.as_ref(),
             handoffs: results
                 .iter()
                 .enumerate()

@@ -47,6 +47,11 @@ pub const SYMLINK_SUFFIX: &str = ".symlink";
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
     let (base_files, base_links) = split_links(read_tree(base)?);
     let (head_files, head_links) = split_links(read_tree(head)?);
+    let head_top_level = head_files
+        .keys()
+        .chain(head_links.keys())
+        .map(|path| path.split('/').next().unwrap_or(path).to_string())
+        .collect();
     // JavaScript runner configurations at any depth, as the git layer reads them.
     let js_configs: Vec<(String, String)> = base_files
         .iter()
@@ -93,6 +98,7 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         runner_configs,
         base_js_files,
         workspace_files,
+        head_top_level: Some(head_top_level),
     })
 }
 

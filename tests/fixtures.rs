@@ -45,12 +45,19 @@ fn cases() -> Vec<Case> {
     cases
 }
 
-/// The policy a case runs under: its base `.integrity-gate.yml`, as the CLI would read it.
+/// The policy a case runs under: its base `.integrity-gate.yml`, as the CLI would read it;
+/// a file `agent-authored` beside `base/` makes the change agent-authored, as the `github`
+/// command does for a pull request an agent opened.
 fn policy(case: &Case) -> Policy {
     let path = case.dir.join("base/.integrity-gate.yml");
-    match std::fs::read_to_string(&path) {
+    let policy = match std::fs::read_to_string(&path) {
         Ok(text) => config::parse(&text, &path.display().to_string()).unwrap(),
         Err(_) => Policy::default(),
+    };
+    if case.dir.join("agent-authored").exists() {
+        policy.tightened_for_agents()
+    } else {
+        policy
     }
 }
 

@@ -374,7 +374,14 @@ impl Git {
         diff.find_similar(Some(
             DiffFindOptions::new().renames(true).rename_threshold(50),
         ))?;
-        self.collect(&diff, None)
+        let mut change = self.collect(&diff, None)?;
+        change.head_top_level = Some(
+            head_tree
+                .iter()
+                .filter_map(|entry| entry.name().ok().map(str::to_string))
+                .collect(),
+        );
+        Ok(change)
     }
 
     fn worktree_changes(&self, base: Oid) -> Result<ChangeSet, GitError> {
@@ -393,7 +400,9 @@ impl Git {
                 .rename_threshold(50)
                 .for_untracked(true),
         ))?;
-        self.collect(&diff, self.repo.workdir())
+        let mut change = self.collect(&diff, self.repo.workdir())?;
+        change.head_top_level = self.repo.workdir().and_then(top_level_on_disk);
+        Ok(change)
     }
 
     /// Turns a diff into file pairs. `workdir` is set when head content comes from the
@@ -475,6 +484,21 @@ impl Git {
             Err(_) => Content::opaque(Unreadability::Missing),
         }
     }
+}
+
+/// The names in the working tree's top folder (without `.git`), bounded: past the bound the
+/// answer is unknown rather than partial. A folder emptied on disk but not removed still
+/// counts as present, which only ever hides a removal from `mass-deletion`.
+fn top_level_on_disk(workdir: &Path) -> Option<std::collections::BTreeSet<String>> {
+    const MAX_ENTRIES: usize = 100_000;
+    let mut names = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(workdir).ok()?.take(MAX_ENTRIES + 1) {
+        let name = entry.ok()?.file_name().to_string_lossy().into_owned();
+        if name != ".git" {
+            names.insert(name);
+        }
+    }
+    (names.len() <= MAX_ENTRIES).then_some(names)
 }
 
 fn read_worktree_file(workdir: &Path, path: &str) -> Content {

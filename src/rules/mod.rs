@@ -14,6 +14,7 @@ mod context;
 mod deleted_test;
 mod disabled_check;
 mod empty_catch;
+mod fitted;
 mod focused_test;
 mod gate_config_change;
 mod harness_switch;
@@ -21,7 +22,9 @@ pub mod inventory;
 mod leaked_secret;
 pub mod likeness;
 pub(crate) mod markers;
+mod mass_deletion;
 pub mod new_dependency;
+mod protected_path;
 mod skipped_test;
 pub mod subjects;
 mod todo_stub;
@@ -94,6 +97,10 @@ pub struct ChangeInput<'a> {
     pub handoffs: Vec<(usize, &'a (dyn std::any::Any + Send))>,
     /// Whose manifests the changed ones are (the project's, or test-fixture copies).
     pub workspaces: &'a crate::workspace::Workspaces,
+    /// The policy (`protected:` entries, rule options, whether the change is agent-authored).
+    pub policy: &'a crate::config::Policy,
+    /// The top-level entries of head ([`crate::changeset::ChangeSet::head_top_level`]).
+    pub head_top_level: Option<&'a std::collections::BTreeSet<String>>,
 }
 
 /// What a change-level check produces.
@@ -208,8 +215,11 @@ pub static ALL_RULES: &[&Rule] = &[
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
     &leaked_secret::LEAKED_SECRET,
+    &mass_deletion::MASS_DELETION,
     &new_dependency::NEW_DEPENDENCY,
+    &protected_path::PROTECTED_PATH,
     &skipped_test::SKIPPED_TEST,
+    &fitted::TEST_FITTED_CODE,
     &todo_stub::TODO_STUB,
     &unreadable_change::UNREADABLE_CHANGE,
     &weakened_assertion::WEAKENED_ASSERTION,
