@@ -27,7 +27,10 @@ declare_rule! {
     ///   `#[cfg(not(all()))]`, `#![cfg(any())]`) on a test, a module or a file.
     ///
     /// A constant condition that always skips is an error; a condition that depends on the
-    /// platform or environment is a warning. A test added by the change already skipped
+    /// platform or environment is a warning, except one that skips exactly on CI, where the
+    /// gate runs (`it.skipIf(process.env.CI)`, `(process.env.CI ? it.skip : it)(..)`,
+    /// `skipif(os.environ.get("CI"))`, `"CI" in os.environ`, Rust `#[cfg_attr(ci, ignore)]`,
+    /// `#[cfg(not(ci))]`): an error, as a skip of the check itself. A test added by the change already skipped
     /// (unconditionally, or under an always-true condition) is a warning (it never ran),
     /// unless the same test existed in base in any changed file: then it is judged as that
     /// test.
@@ -504,6 +507,13 @@ fn describe_effect(template: Option<&str>, marker: &str, judged: &markers::Judge
     };
     if judged.found.property("kind") == Some("todo") {
         return format!("replaced by a `{marker}` placeholder");
+    }
+    if let Some(condition) = &judged.ci_condition {
+        return format!(
+            "{} under `{}`, which skips it on CI: it never runs where this gate runs",
+            base.replace("an always-false ", "a "),
+            shorten(condition, 60)
+        );
     }
     match (&judged.constant_condition, &judged.runtime_condition) {
         (Some(condition), _) => format!(
