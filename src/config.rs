@@ -230,6 +230,9 @@ pub struct Policy {
     /// The change is agent-authored ([`Policy::tightened_for_agents`] was applied): rules
     /// that are stricter for agents by default (`mass-deletion`) read it.
     pub agent_authored: bool,
+    /// Per-rule `test-functions`: the project's own names for test and suite functions
+    /// (wrappers, global aliases such as `context` or `foo.bar`), read like `it`.
+    pub test_functions: HashMap<&'static str, Vec<String>>,
 }
 
 impl Default for Policy {
@@ -246,6 +249,7 @@ impl Default for Policy {
             protected: Vec::new(),
             deletion: DeletionLimits::default(),
             agent_authored: false,
+            test_functions: HashMap::new(),
         }
     }
 }
@@ -320,9 +324,11 @@ pub struct ConfigError {
 }
 
 const TOP_KEYS: &[&str] = &["fail-on", "rules", "ignore", "allow", "agents", "protected"];
-const RULE_KEYS: &[&str] = &["severity", "likely-severity"];
+const RULE_KEYS: &[&str] = &["severity", "likely-severity", "test-functions"];
 /// Options a rule takes beside `severity` (each rule's `explain` lists them).
 const RULE_OPTIONS: &[(&str, &[&str])] = &[("mass-deletion", &["max-files", "max-lines"])];
+/// Rules that read `test-functions`: the ones that judge test and suite calls.
+const TEST_FUNCTION_RULES: &[&str] = &["focused-test", "skipped-test"];
 const ALLOW_KEYS: &[&str] = &["rule", "paths", "reason"];
 const AGENT_KEYS: &[&str] = &["fail-on", "rules", "protected"];
 const PROTECTED_KEYS: &[&str] = &["paths", "reason"];
@@ -354,6 +360,7 @@ pub fn parse(text: &str, origin: &str) -> Result<Policy, ConfigError> {
     if let Some(value) = top.get("rules") {
         (policy.rules, policy.likely) = parse_rules(value, "rules").map_err(error)?;
         policy.deletion = parse_deletion(value, "rules").map_err(error)?;
+        policy.test_functions = parse_test_functions(value).map_err(error)?;
     }
     if let Some(value) = top.get("protected") {
         policy.protected = parse_protected(value, "protected", false).map_err(error)?;
@@ -565,6 +572,48 @@ fn parse_protected(value: &Value, key: &str, agents: bool) -> Result<Vec<Protect
     Ok(entries)
 }
 
+/// `rules.<id>.test-functions`: names of the project's own test functions, each an identifier
+/// or a dotted path of identifiers (`custom`, `foo.bar`); only for the rules that judge tests.
+fn parse_test_functions(value: &Value) -> Result<HashMap<&'static str, Vec<String>>, String> {
+    let mut out = HashMap::new();
+    let Some(map) = value.as_object() else {
+        return Ok(out);
+    };
+    for (id, settings) in map {
+        let (Some(rule), Some(list)) = (
+            rules::find(id),
+            settings.as_object().and_then(|s| s.get("test-functions")),
+        ) else {
+            continue;
+        };
+        let key = format!("rules.{id}.test-functions");
+        if !TEST_FUNCTION_RULES.contains(&rule.id) {
+            return Err(format!(
+                "`{key}` is not an option of {id} (it is one of {})",
+                TEST_FUNCTION_RULES.join(", ")
+            ));
+        }
+        let names = string_list(list, &key)?;
+        for (index, name) in names.iter().enumerate() {
+            let identifier = |part: &str| {
+                part.chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+                    && part
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            };
+            if !name.split('.').all(identifier) {
+                return Err(format!(
+                    "`{key}[{index}]` must be an identifier or a dotted path (`custom`, `foo.bar`)"
+                ));
+            }
+        }
+        out.insert(rule.id, names);
+    }
+    Ok(out)
+}
+
 fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
     let items = value
         .as_array()
@@ -655,6 +704,28 @@ mod tests {
         assert!(!policy.rules.contains_key("deleted-test"));
         let error = parse("rules:\n  deleted-test:\n    likely-severity: off\n", "p").unwrap_err();
         assert!(error.message.contains("likely-severity"), "{error}");
+    }
+
+    #[test]
+    fn test_functions_are_read_for_test_rules_only() {
+        let policy = parse(
+            "rules:\n  focused-test:\n    test-functions: [custom, foo.bar]\n",
+            "p",
+        )
+        .unwrap();
+        assert_eq!(
+            policy.test_functions["focused-test"],
+            vec!["custom".to_string(), "foo.bar".to_string()]
+        );
+        assert!(!policy.test_functions.contains_key("skipped-test"));
+        let error = parse("rules:\n  empty-catch:\n    test-functions: [x]\n", "p").unwrap_err();
+        assert!(error.message.contains("not an option"), "{error}");
+        let error = parse(
+            "rules:\n  skipped-test:\n    test-functions: [\"a b\"]\n",
+            "p",
+        )
+        .unwrap_err();
+        assert!(error.message.contains("identifier"), "{error}");
     }
 
     #[test]

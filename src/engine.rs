@@ -154,7 +154,14 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         .par_iter()
         .map(|pair| {
             let started = crate::timings::enabled().then(std::time::Instant::now);
-            let result = analyze_file(pair, &rules, &collection, &prefilters, &removed);
+            let result = analyze_file(
+                pair,
+                &rules,
+                &collection,
+                &prefilters,
+                &removed,
+                &policy.test_functions,
+            );
             crate::progress::tick();
             if let Some(started) = started {
                 let bytes = [pair.base.text(), pair.head.text()]
@@ -457,6 +464,7 @@ fn analyze_file(
     collection: &crate::rules::collection::Collection,
     prefilters: &crate::query::Prefilters,
     removed: &crate::rules::subjects::Removed,
+    test_functions: &crate::rules::aliases::TestFunctions,
 ) -> FileResult {
     let mut result = FileResult {
         candidates: Vec::new(),
@@ -472,7 +480,9 @@ fn analyze_file(
             message: reason.to_string(),
         });
     }
-    let context = FileContext::new(pair, collection, prefilters).with_removed(removed);
+    let context = FileContext::new(pair, collection, prefilters)
+        .with_removed(removed)
+        .with_test_functions(test_functions);
     for rule in rules {
         let applies = rule.languages.is_empty()
             || context

@@ -57,6 +57,80 @@ pub fn evaluate(text: &str, language: Language) -> Truth {
     }
 }
 
+/// Environment variables that CI services set (the gate itself runs where they are set).
+const CI_VARIABLES: &str = "CI|GITHUB_ACTIONS|CONTINUOUS_INTEGRATION|GITLAB_CI|BUILDKITE|CIRCLECI|TRAVIS|TF_BUILD|JENKINS_URL|JENKINS_HOME|TEAMCITY_VERSION|DRONE|APPVEYOR|BITBUCKET_BUILD_NUMBER|CODEBUILD_BUILD_ID|GITHUB_RUN_ID";
+
+/// The condition's value on a CI machine, when it reads whether it runs on CI
+/// (`process.env.CI`, `os.environ.get("CI")`, `"CI" in os.environ`, `isCI`, Rust `cfg(ci)`);
+/// `None` when it does not mention CI. A skip true exactly there never runs where the gate
+/// runs: no platform condition but a skip of the checks themselves.
+pub fn on_ci(text: &str, language: Language) -> Option<Truth> {
+    use regex::Regex;
+    use std::sync::OnceLock;
+    type Rules = Vec<(Regex, &'static str)>;
+    static JS: OnceLock<Rules> = OnceLock::new();
+    static PYTHON: OnceLock<Rules> = OnceLock::new();
+    static RUST: OnceLock<Rules> = OnceLock::new();
+    let build = |rules: &[(String, &'static str)]| -> Rules {
+        rules
+            .iter()
+            .filter_map(|(pattern, with)| Some((Regex::new(pattern).ok()?, *with)))
+            .collect()
+    };
+    let vars = CI_VARIABLES;
+    let flags = r"\b(?:isCI|isCi|IS_CI|ON_CI|IN_CI|RUNNING_IN_CI|RUNNING_ON_CI|RUNNING_ON_CI|CI)\b";
+    let rules = match language {
+        Language::JavaScript | Language::TypeScript | Language::Tsx => JS.get_or_init(|| {
+            build(&[
+                (
+                    format!(r#"(?:process\.env|Bun\.env|import\.meta\.env)(?:\.(?:{vars})\b|\[\s*['"`](?:{vars})['"`]\s*\])"#),
+                    "'true'",
+                ),
+                (format!(r#"Deno\.env\.get\(\s*['"`](?:{vars})['"`]\s*\)"#), "'true'"),
+                (r"\b(?:ci|isCi)\.isCI\b".to_string(), "true"),
+                (flags.to_string(), "true"),
+                (r"\bBoolean\(\s*'true'\s*\)".to_string(), "true"),
+            ])
+        }),
+        Language::Python => PYTHON.get_or_init(|| {
+            build(&[
+                (
+                    format!(r#"['"](?:{vars})['"]\s+not\s+in\s+(?:os\.)?environ\b"#),
+                    "False",
+                ),
+                (format!(r#"['"](?:{vars})['"]\s+in\s+(?:os\.)?environ\b"#), "True"),
+                (
+                    format!(r#"(?:os\.)?(?:environ\.get|getenv)\(\s*['"](?:{vars})['"][^()]*\)"#),
+                    "'true'",
+                ),
+                (format!(r#"(?:os\.)?environ\[\s*['"](?:{vars})['"]\s*\]"#), "'true'"),
+                (flags.to_string(), "True"),
+                (r"\bbool\(\s*'true'\s*\)".to_string(), "True"),
+                (r"\s+is\s+not\s+".to_string(), " != "),
+                (r"\s+is\s+".to_string(), " == "),
+            ])
+        }),
+        Language::Rust => RUST.get_or_init(|| {
+            build(&[
+                (r#"\bfeature\s*=\s*"ci""#.to_string(), "all()"),
+                (r"\b(?:ci|CI|github_actions)\b".to_string(), "all()"),
+            ])
+        }),
+    };
+    let mut rewritten = text.to_string();
+    let mut mentions = false;
+    for (pattern, with) in rules {
+        // `is`/`is not` only make the rewritten comparisons readable; alone they say nothing.
+        let rewrites_ci = !with.starts_with(' ');
+        let next = pattern.replace_all(&rewritten, *with).into_owned();
+        if next != rewritten && rewrites_ci {
+            mentions = true;
+        }
+        rewritten = next;
+    }
+    mentions.then(|| evaluate(&rewritten, language))
+}
+
 #[derive(Clone, Debug, PartialEq)]
 enum Token {
     Word(String),
@@ -410,6 +484,43 @@ mod tests {
         assert_eq!(evaluate("(feature = \"slow\")", Rs), Truth::Unknown);
         assert_eq!(evaluate("(all(unix, feature = \"x\"))", Rs), Truth::Unknown);
         assert_eq!(evaluate("(target_os = \"linux\")", Rs), Truth::Unknown);
+    }
+
+    #[test]
+    fn conditions_read_on_ci() {
+        use Language::{JavaScript as Js, Python as Py, Rust as Rs};
+        for (text, language) in [
+            ("process.env.CI", Js),
+            ("!!process.env.CI", Js),
+            ("process.env['GITHUB_ACTIONS'] === 'true'", Js),
+            ("process.env.CI !== undefined", Js),
+            ("isCI", Js),
+            ("os.environ.get(\"CI\")", Py),
+            ("\"CI\" in os.environ", Py),
+            ("os.getenv('GITHUB_ACTIONS') == 'true'", Py),
+            ("os.environ.get('CI') is not None", Py),
+            ("bool(os.environ.get(\"CI\"))", Py),
+            ("ci", Rs),
+            ("any(ci, feature = \"slow\")", Rs),
+        ] {
+            assert_eq!(on_ci(text, language), Some(Truth::True), "{text}");
+        }
+        for (text, language) in [
+            ("!process.env.CI", Js),
+            ("not os.environ.get('CI')", Py),
+            ("\"CI\" not in os.environ", Py),
+            ("not(ci)", Rs),
+        ] {
+            assert_eq!(on_ci(text, language), Some(Truth::False), "{text}");
+        }
+        for (text, language) in [
+            ("process.platform === 'win32'", Js),
+            ("sys.platform == 'win32'", Py),
+            ("windows", Rs),
+            ("process.env.CIRCUIT_MODE", Js),
+        ] {
+            assert_eq!(on_ci(text, language), None, "{text}");
+        }
     }
 
     #[test]

@@ -175,6 +175,12 @@ pub struct FileContext<'a> {
     tests: [OnceCell<Rc<Vec<super::inventory::Test>>>; 2],
     /// What the whole change removes from production code.
     removed: &'a super::subjects::Removed,
+    /// The policy's own test-function names per rule.
+    test_functions: &'a super::aliases::TestFunctions,
+    /// Matches with the file's aliases of test functions resolved ([`super::aliases`]).
+    resolved: RefCell<MatchCache>,
+    /// Each side's aliases, once collected.
+    bindings: [OnceCell<super::aliases::Bindings>; 2],
 }
 
 impl<'a> FileContext<'a> {
@@ -205,7 +211,19 @@ impl<'a> FileContext<'a> {
             cut_short: Cell::new(false),
             tests: [OnceCell::new(), OnceCell::new()],
             removed: super::subjects::Removed::none(),
+            test_functions: super::aliases::no_test_functions(),
+            resolved: RefCell::new(HashMap::new()),
+            bindings: [OnceCell::new(), OnceCell::new()],
         }
+    }
+
+    /// Tells the context the policy's own test-function names (`rules.<id>.test-functions`).
+    pub fn with_test_functions(
+        mut self,
+        test_functions: &'a super::aliases::TestFunctions,
+    ) -> FileContext<'a> {
+        self.test_functions = test_functions;
+        self
     }
 
     /// Tells the context what the whole change removes from production code (see
@@ -276,8 +294,32 @@ impl<'a> FileContext<'a> {
         self.side(side)?.parsed.get()?.as_ref().err()
     }
 
-    /// Matches of the embedded query `name` on `side`, computed once per side.
+    /// Matches of the embedded query `name` on `side`, computed once per side; for the test
+    /// queries of JavaScript-family files, also the calls through the file's aliases of test
+    /// functions (`const skip = it.skip; skip(..)`) and the policy's own test-function names.
     pub fn matches(&self, side: Side, name: &'static str) -> Rc<Vec<QueryMatch>> {
+        if let Some(cached) = self.resolved.borrow().get(&(side, name)) {
+            return Rc::clone(cached);
+        }
+        let raw = self.raw_matches(side, name);
+        let result = match (self.language, self.parsed(side)) {
+            (Some(language), Some(parsed))
+                if language.family() == "js" && super::aliases::resolves(name) =>
+            {
+                let bindings = self.bindings[side as usize]
+                    .get_or_init(|| super::aliases::Bindings::collect(parsed, self.test_functions));
+                super::aliases::resolve(&raw, parsed, language, name, bindings, self.test_functions)
+                    .map_or(raw, Rc::new)
+            }
+            _ => raw,
+        };
+        self.resolved
+            .borrow_mut()
+            .insert((side, name), Rc::clone(&result));
+        result
+    }
+
+    fn raw_matches(&self, side: Side, name: &'static str) -> Rc<Vec<QueryMatch>> {
         if let Some(cached) = self.cache.borrow().get(&(side, name)) {
             return Rc::clone(cached);
         }

@@ -41,8 +41,17 @@ declare_rule! {
     /// - A focus marker in a file named like a test that the runner does not collect (jest's
     ///   `e2e/<case>/__tests__/` fixtures under `testPathIgnorePatterns`, a nested
     ///   configuration that the root's explicit `projects` leave out) focuses nothing: a note.
+    ///
+    /// The marker is found through the file's aliases as well: `import { describe as d }`,
+    /// `const focus = it.only`, `const { only } = describe`, an `only` imported from the
+    /// project's own helper module and called like a test, and the helper that exports such
+    /// an alias (`export const only = it.only`). A plain test function declared again in a
+    /// nested scope (`var it;`) is not the runner's.
     /// ## Configuration
-    /// `rules.focused-test.severity` in `.integrity-gate.yml`.
+    /// `rules.focused-test.severity` in `.integrity-gate.yml`;
+    /// `rules.focused-test.test-functions: [scenario, api.case]` names the project's own test
+    /// and suite functions (wrappers, global aliases such as mocha's `additionalCustomNames` or
+    /// jest's `globalAliases`): `scenario.only(..)` is then a focus marker. Default: none.
     pub static FOCUSED_TEST = {
         id: "focused-test",
         severity: Error,
@@ -108,6 +117,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                      condition holds (a conditional skip of that suite)"
                 ),
             ),
+            None if found.property("kind") == Some("export") => (judged.severity, how),
             None => (
                 judged.severity,
                 format!("{what} is {how}: the other tests next to it stop running"),

@@ -21,6 +21,9 @@ pub struct Judged<'m> {
     pub runtime_condition: Option<String>,
     /// `Some(text)` when the condition is constant and causes the effect.
     pub constant_condition: Option<String>,
+    /// `Some(text)` when the condition holds exactly on CI (`skipIf(process.env.CI)`): the
+    /// effect is certain where the gate runs.
+    pub ci_condition: Option<String>,
 }
 
 /// One match per reported node: several patterns can match the same call (`.skip` with and
@@ -74,6 +77,7 @@ pub fn judge<'m>(found: &'m QueryMatch, language: Language) -> Option<Judged<'m>
         severity: default,
         runtime_condition: None,
         constant_condition: None,
+        ci_condition: None,
     };
     let Some(reading) = found.property("condition") else {
         return Some(plain);
@@ -81,12 +85,26 @@ pub fn judge<'m>(found: &'m QueryMatch, language: Language) -> Option<Judged<'m>
     let Some(condition) = usable_condition(found) else {
         return Some(plain);
     };
+    // `#[cfg_attr(ci, ignore)]`: the predicate before the attribute it applies.
+    let (condition, reading) = match reading {
+        "cfg-attr" => (cfg_attr_predicate(condition)?, "skip-when-true"),
+        other => (condition, other),
+    };
     let truth = evaluate(condition, language);
-    let effective = match (reading, truth) {
+    let holds = |truth: Truth| match (reading, truth) {
         (_, Truth::Unknown) => None,
         ("skip-when-false", truth) => Some(truth == Truth::False),
         (_, truth) => Some(truth == Truth::True),
     };
+    let effective = holds(truth);
+    if effective.is_none()
+        && super::condition::on_ci(condition, language).and_then(holds) == Some(true)
+    {
+        return Some(Judged {
+            ci_condition: Some(condition.to_string()),
+            ..plain
+        });
+    }
     match effective {
         Some(true) => Some(Judged {
             constant_condition: Some(condition.to_string()),
@@ -100,6 +118,23 @@ pub fn judge<'m>(found: &'m QueryMatch, language: Language) -> Option<Judged<'m>
             ..plain
         }),
     }
+}
+
+/// `ci` in `(ci, ignore)` / `(all(ci, unix), ignore = "slow")`: the text before the last
+/// top-level comma, without the token tree's parentheses.
+fn cfg_attr_predicate(tree: &str) -> Option<&str> {
+    let inner = tree.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut depth = 0i32;
+    let mut last = None;
+    for (index, c) in inner.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => last = Some(index),
+            _ => {}
+        }
+    }
+    Some(inner[..last?].trim())
 }
 
 /// Qualified names of the side's tests and suites (`kind` test or suite in `tests.scm`).

@@ -5,6 +5,7 @@
 //! documentation) and its check. Rules see a [`FileContext`] and emit [`Candidate`]s; the engine
 //! turns candidates into findings (policy, suppressions, snippets). Rules never print or exit.
 
+pub mod aliases;
 mod assertions;
 pub mod collection;
 mod commented_out_validation;

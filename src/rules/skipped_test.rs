@@ -27,7 +27,10 @@ declare_rule! {
     ///   `#[cfg(not(all()))]`, `#![cfg(any())]`) on a test, a module or a file.
     ///
     /// A constant condition that always skips is an error; a condition that depends on the
-    /// platform or environment is a warning. A test added by the change already skipped
+    /// platform or environment is a warning, except one that skips exactly on CI, where the
+    /// gate runs (`it.skipIf(process.env.CI)`, `(process.env.CI ? it.skip : it)(..)`,
+    /// `skipif(os.environ.get("CI"))`, `"CI" in os.environ`, Rust `#[cfg_attr(ci, ignore)]`,
+    /// `#[cfg(not(ci))]`): an error, as a skip of the check itself. A test added by the change already skipped
     /// (unconditionally, or under an always-true condition) is a warning (it never ran),
     /// unless the same test existed in base in any changed file: then it is judged as that
     /// test.
@@ -61,7 +64,17 @@ declare_rule! {
     ///   tests that existed in base call it: then they skip at that call, and the skip is
     ///   reported as theirs (`helper `connect` is now skipped ...`; a warning behind a runtime
     ///   condition).
+    ///
+    /// JavaScript markers are found through the file's aliases too (`const skip = it.skip`,
+    /// `const { skip } = describe`, `import { it as check }`, `it[mode]` with a constant
+    /// `mode = "skip"`, `(cond ? it.skip : it)(..)` read as `it.skipIf(cond)`), and a test
+    /// declared without a function (`it("title")`), which mocha and vitest report pending.
+    /// `this.skip()` counts where `this` is the runner's context (the function handed to
+    /// `it`, a hook or a suite), not in a method of some class.
     /// ## Configuration
+    /// `rules.skipped-test.test-functions: [scenario, api.case]` names the project's own test
+    /// functions: `scenario.skip(..)` and `xscenario(..)` are then skips. Default: none.
+    ///
     /// `rules.skipped-test.severity` in `.integrity-gate.yml`; a reasoned skip that already
     /// exists in base can carry `# integrity-gate: allow skipped-test -- <reason>`.
     ///
@@ -110,6 +123,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some(judged) = judge(found, language) else {
             continue;
         };
+        if this_is_another_object(context, found) {
+            continue;
+        }
         let key = found.key.as_str();
         if base_strength
             .get(key)
@@ -155,7 +171,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         };
         let subject = subject(key, kind);
         let existing_message = format!("{subject} is now {effect}");
-        let new_message = format!("new {subject} is added already {effect}");
+        let new_message = match subject.strip_prefix("an untitled ") {
+            Some(rest) => format!("a new untitled {rest} is added already {effect}"),
+            None => format!("new {subject} is added already {effect}"),
+        };
         let (severity, message) = if existed {
             (judged.severity, existing_message.clone())
         } else if conditional {
@@ -184,7 +203,195 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Rust {
         removed_test_attributes(context, out);
     }
+    if language.family() == "js" {
+        pending_without_a_function(context, language, out);
+    }
 }
+
+/// `it("title")` with no test function: mocha and vitest report it pending (jasmine too); it
+/// never runs. An existing test emptied so is an error, a new one a warning, like a skip.
+fn pending_without_a_function(context: &FileContext<'_>, language: Language, out: &mut Output) {
+    let Some(head) = context.side(Side::Head) else {
+        return;
+    };
+    if !super::inventory::is_test_file(head.path, Side::Head, language, context.collection) {
+        return;
+    }
+    let pending = |side: Side| -> Vec<(String, u32, u32)> {
+        let Some(parsed) = context.parsed(side) else {
+            return Vec::new();
+        };
+        let root = parsed.tree.root_node();
+        let text = parsed.text.as_str();
+        let own = locally_imported(root, text);
+        context
+            .matches(side, "tests")
+            .iter()
+            .filter(|found| found.property("kind") == Some("test"))
+            .filter(|found| {
+                super::inventory::node_at(root, found.byte_range.clone())
+                    .is_some_and(|call| declared_without_a_function(call, text, &own))
+            })
+            .map(|found| (found.key.clone(), found.line, found.end_line))
+            .collect()
+    };
+    let head_pending = pending(Side::Head);
+    if head_pending.is_empty() {
+        return;
+    }
+    let base_pending: HashSet<String> = pending(Side::Base)
+        .into_iter()
+        .map(|(key, _, _)| key)
+        .collect();
+    let base_tests = inventory(context, Side::Base);
+    for (key, line, end_line) in head_pending {
+        if base_pending.contains(&key) {
+            continue;
+        }
+        let existed = base_tests.contains(&key);
+        let (severity, message) = if existed {
+            (
+                Severity::Error,
+                format!(
+                    "test `{key}` is now declared without a test function: it is pending and never runs"
+                ),
+            )
+        } else {
+            (
+                Severity::Warning,
+                format!(
+                    "new test `{key}` is declared without a test function: it is pending and never runs"
+                ),
+            )
+        };
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line,
+            end_line,
+            severity,
+            message,
+            key,
+            moved: None,
+            confidence: crate::finding::Confidence::Certain,
+        });
+    }
+}
+
+/// Names the file imports from the project's own modules (`import { test } from
+/// "./test-utils"`): wrappers whose arguments the runner's rules do not describe.
+fn locally_imported(root: tree_sitter::Node<'_>, text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut cursor = root.walk();
+    for statement in root.named_children(&mut cursor) {
+        if statement.kind() != "import_statement" {
+            continue;
+        }
+        let relative = statement
+            .child_by_field_name("source")
+            .map(|module| crate::lang::string_literal_text(module, text))
+            .is_some_and(|module| module.starts_with('.'));
+        let Some(clause) = text.get(statement.byte_range()).filter(|_| relative) else {
+            continue;
+        };
+        for name in ["it", "test", "specify"] {
+            let bound = clause
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|word| word == name);
+            if bound {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// `it("title")` / `test("title")` / `specify("title")`: a plain test call with only a title.
+fn declared_without_a_function(call: tree_sitter::Node<'_>, text: &str, own: &[String]) -> bool {
+    let callee = call
+        .child_by_field_name("function")
+        .and_then(|callee| text.get(callee.byte_range()));
+    if !matches!(callee, Some("it" | "test" | "specify"))
+        || own.iter().any(|n| Some(n.as_str()) == callee)
+    {
+        return false;
+    }
+    let Some(arguments) = call.child_by_field_name("arguments") else {
+        return false;
+    };
+    arguments.named_child_count() == 1
+        && arguments
+            .named_child(0)
+            .is_some_and(|title| matches!(title.kind(), "string" | "template_string"))
+}
+
+/// `this.skip()` whose `this` is not mocha's context: mocha binds `this` only in the function
+/// it is handed (`it("..", function () { this.skip() })`, hooks, suites); in a method or a
+/// nested `function` it is that function's own receiver (`class Reader { read() {
+/// this.skip() } }`).
+fn this_is_another_object(context: &FileContext<'_>, found: &crate::query::QueryMatch) -> bool {
+    let Some(parsed) = context.parsed(Side::Head) else {
+        return false;
+    };
+    let text = parsed.text.as_str();
+    if !text
+        .get(found.byte_range.clone())
+        .is_some_and(|call| call.starts_with("this.skip"))
+    {
+        return false;
+    }
+    let Some(call) = super::inventory::node_at(parsed.tree.root_node(), found.byte_range.clone())
+    else {
+        return false;
+    };
+    let mut current = call.parent();
+    for _ in 0..64 {
+        let Some(node) = current else {
+            return false;
+        };
+        match node.kind() {
+            // Arrow functions take `this` from where they stand.
+            "arrow_function" => {}
+            "function_expression" | "function" => {
+                let handed_to = node
+                    .parent()
+                    .filter(|parent| parent.kind() == "arguments")
+                    .and_then(|arguments| arguments.parent())
+                    .and_then(|call| call.child_by_field_name("function"))
+                    .and_then(|callee| text.get(callee.byte_range()));
+                return handed_to.is_none_or(|callee| {
+                    let base = callee.split(['.', '[']).next().unwrap_or_default();
+                    !RUNNER_CALLEES.contains(&base)
+                });
+            }
+            "function_declaration" | "method_definition" | "generator_function_declaration" => {
+                return true;
+            }
+            _ => {}
+        }
+        current = node.parent();
+    }
+    false
+}
+
+/// Functions that hand mocha's context to their callback.
+const RUNNER_CALLEES: &[&str] = &[
+    "it",
+    "test",
+    "specify",
+    "describe",
+    "context",
+    "suite",
+    "before",
+    "after",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+    "setup",
+    "teardown",
+    "suiteSetup",
+    "suiteTeardown",
+];
 
 /// A skip call added to a helper that tests call: the helper skips no test of its own, but
 /// every test that calls it now skips at that call (`def setup_db(): pytest.skip(..)`). Tests
@@ -300,6 +507,13 @@ fn describe_effect(template: Option<&str>, marker: &str, judged: &markers::Judge
     };
     if judged.found.property("kind") == Some("todo") {
         return format!("replaced by a `{marker}` placeholder");
+    }
+    if let Some(condition) = &judged.ci_condition {
+        return format!(
+            "{} under `{}`, which skips it on CI: it never runs where this gate runs",
+            base.replace("an always-false ", "a "),
+            shorten(condition, 60)
+        );
     }
     match (&judged.constant_condition, &judged.runtime_condition) {
         (Some(condition), _) => format!(
