@@ -245,8 +245,22 @@
 ; --- Security headers ----------------------------------------------------------------------
 
 ; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
+; In a policy string, or in a directive's list (`"script-src": [..]`, `CSP_SCRIPT_SRC = (..)`);
+; the bare token elsewhere (`"'unsafe-inline'" in sources`) reads a policy.
 ((string) @finding
- (#match? @finding "unsafe-inline|unsafe-eval|-src[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
+ (#match? @finding "-src[^;]*'unsafe-(inline|eval)'|-src[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
+ (#set! kind "flag")
+ (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
+
+((pair key: (string) @_directive value: [(list (string) @finding) (tuple (string) @finding)])
+ (#match? @_directive "-src['\"]$")
+ (#match? @finding "unsafe-(inline|eval)|^['\"]\\*['\"]$")
+ (#set! kind "flag")
+ (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
+
+((assignment left: (identifier) @_directive right: [(list (string) @finding) (tuple (string) @finding)])
+ (#match? @_directive "^CSP_[A-Z_]*SRC$")
+ (#match? @finding "unsafe-(inline|eval)|^['\"]\\*['\"]$")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
