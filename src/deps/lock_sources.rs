@@ -39,14 +39,27 @@ pub(crate) fn moved(
                 continue;
             }
             let was: BTreeSet<&str> = before.keys().map(String::as_str).collect();
+            // Back to the public registry from a git checkout or another host (a pre-release
+            // pin undone): the code now comes from where everyone else gets it, a note.
             out.push(DependencyFinding {
-                severity: Severity::Error,
+                severity: if public {
+                    Severity::Note
+                } else {
+                    Severity::Error
+                },
                 line: *line,
                 end_line: *line,
-                message: format!(
-                    "`{name}` in {file} now resolves from `{origin}` (was `{}`): the install fetches code from another place than the one reviewed",
-                    was.into_iter().collect::<Vec<_>>().join("`, `")
-                ),
+                message: if public {
+                    format!(
+                        "`{name}` in {file} resolves from `{origin}` again (was `{}`)",
+                        was.into_iter().collect::<Vec<_>>().join("`, `")
+                    )
+                } else {
+                    format!(
+                        "`{name}` in {file} now resolves from `{origin}` (was `{}`): the install fetches code from another place than the one reviewed",
+                        was.into_iter().collect::<Vec<_>>().join("`, `")
+                    )
+                },
                 kind: "source-moved",
                 dependency: None,
             });
