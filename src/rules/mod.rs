@@ -18,6 +18,7 @@ mod focused_test;
 mod gate_config_change;
 pub mod inventory;
 mod leaked_secret;
+mod logged_secret;
 pub mod likeness;
 pub(crate) mod markers;
 pub mod new_dependency;
@@ -25,6 +26,7 @@ mod skipped_test;
 pub mod subjects;
 mod todo_stub;
 mod unreadable_change;
+mod unsafe_operation;
 mod weakened_assertion;
 mod weakened_coverage;
 
@@ -206,10 +208,12 @@ pub static ALL_RULES: &[&Rule] = &[
     &focused_test::FOCUSED_TEST,
     &gate_config_change::GATE_CONFIG_CHANGE,
     &leaked_secret::LEAKED_SECRET,
+    &logged_secret::LOGGED_SECRET,
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &todo_stub::TODO_STUB,
     &unreadable_change::UNREADABLE_CHANGE,
+    &unsafe_operation::UNSAFE_OPERATION,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
 ];
