@@ -72,7 +72,7 @@ declare_rule! {
         severity: Error,
         engine: Lines,
         languages: [],
-        summary: "a log or print of a credential is added (secret-named env var or config field, whole environment dump)",
+        summary: "a log or print of a credential is added (a secret-named env var or field, the whole environment)",
         maturity: Stable,
         check: Some(check),
     }
@@ -132,11 +132,20 @@ fn code(context: &FileContext<'_>, language: Language, out: &mut Output) {
             continue;
         }
         let fresh = context.pair.added.overlaps(hit.line, hit.end_line)
-            || hit.alias_lines.iter().any(|line| context.is_added_line(*line));
+            || hit
+                .alias_lines
+                .iter()
+                .any(|line| context.is_added_line(*line));
         if fresh {
             out.candidates.push(Candidate {
                 end_line: hit.end_line,
-                ..Candidate::at_line(Side::Head, hit.line, hit.severity, hit.message, hit.identity)
+                ..Candidate::at_line(
+                    Side::Head,
+                    hit.line,
+                    hit.severity,
+                    hit.message,
+                    hit.identity,
+                )
             });
         }
     }
@@ -203,7 +212,10 @@ fn judge(arguments: &str) -> Option<(Severity, String)> {
         r"(?:\bvars|\basdict|JSON\.stringify)\(\s*(?:self\.)?(?:settings|config|conf|cfg|credentials|creds|secrets)\s*[,)]|\b(?:settings|config|conf|cfg|credentials|creds|secrets)\.(?:__dict__|model_dump\(|dict\(|to_dict\(|_asdict\()",
     );
     if dump.is_some_and(|pattern| pattern.is_match(&blank_literals(arguments))) {
-        return Some((Severity::Warning, "logs a whole settings object".to_string()));
+        return Some((
+            Severity::Warning,
+            "logs a whole settings object".to_string(),
+        ));
     }
     None
 }
@@ -216,17 +228,22 @@ fn secret_field(arguments: &str) -> Option<String> {
     let blanked = blank_literals(arguments);
     if let Some(pattern) = values::regex(
         &ATTRIBUTE,
-        r"([A-Za-z_][A-Za-z0-9_]*)(?:\?)?\.([A-Za-z_][A-Za-z0-9_]*)",
+        r"(?:([A-Za-z_][A-Za-z0-9_]*)|[)\]}])\??\.([A-Za-z_][A-Za-z0-9_]*)",
     ) {
         for captures in pattern.captures_iter(&blanked) {
-            let (Some(object), Some(name), Some(whole)) = (captures.get(1), captures.get(2), captures.get(0)) else {
+            let (Some(name), Some(whole)) = (captures.get(2), captures.get(0)) else {
                 continue;
             };
+            let object = captures.get(1).map_or("", |object| object.as_str());
             let after = &blanked[whole.end()..];
             let called = after.trim_start().starts_with('(');
-            let environment = matches!(object.as_str(), "env" | "environ");
-            if !called && !environment && is_secret_name(name.as_str()) && !redacted_at(&blanked, &whole.range()) {
-                return Some(format!("{}.{}", object.as_str(), name.as_str()));
+            let environment = matches!(object, "env" | "environ");
+            if !called
+                && !environment
+                && is_secret_name(name.as_str())
+                && !redacted_at(&blanked, &whole.range())
+            {
+                return Some(format!("{object}.{}", name.as_str()));
             }
         }
     }
@@ -235,11 +252,16 @@ fn secret_field(arguments: &str) -> Option<String> {
         r#"([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[\s*|\.get\(\s*)["']([A-Za-z_][A-Za-z0-9_]*)["']\s*[\]),]"#,
     ) {
         for captures in pattern.captures_iter(arguments) {
-            let (Some(object), Some(name), Some(whole)) = (captures.get(1), captures.get(2), captures.get(0)) else {
+            let (Some(object), Some(name), Some(whole)) =
+                (captures.get(1), captures.get(2), captures.get(0))
+            else {
                 continue;
             };
             let environment = matches!(object.as_str(), "environ" | "env" | "getenv");
-            if !environment && is_secret_name(name.as_str()) && !redacted_at(arguments, &whole.range()) {
+            if !environment
+                && is_secret_name(name.as_str())
+                && !redacted_at(arguments, &whole.range())
+            {
                 return Some(format!("{}[\"{}\"]", object.as_str(), name.as_str()));
             }
         }
@@ -250,17 +272,18 @@ fn secret_field(arguments: &str) -> Option<String> {
 const ECHOES: &[&str] = &["echo", "printf", "Write-Host", "Write-Output", "print"];
 
 /// Programs whose output is the secret in another form, which log masking does not catch.
-const TRANSFORMS: &[&str] = &["base64", "rev", "xxd", "od", "hexdump", "sed", "tr", "awk", "fold", "basenc", "base32"];
+const TRANSFORMS: &[&str] = &[
+    "base64", "rev", "xxd", "od", "hexdump", "sed", "tr", "awk", "fold", "basenc", "base32",
+];
 
 /// What a command line prints of a secret, if anything.
 fn shell_line(line: &ShellLine) -> Option<(Severity, String)> {
     for pipeline in shell::parse(&line.text) {
         for (index, command) in pipeline.iter().enumerate() {
             let program = command.program();
-            let to_file = command
-                .redirects
-                .iter()
-                .any(|target| !matches!(target.as_str(), "/dev/stdout" | "/dev/stderr" | "/dev/tty"));
+            let to_file = command.redirects.iter().any(|target| {
+                !matches!(target.as_str(), "/dev/stdout" | "/dev/stderr" | "/dev/tty")
+            });
             if to_file {
                 continue;
             }
@@ -279,8 +302,12 @@ fn shell_line(line: &ShellLine) -> Option<(Severity, String)> {
                     .cloned()
                     .collect()
             } else if matches!(program, "env" | "printenv") && command.args().is_empty() {
-                let last_to_stdout = pipeline[index..].iter().all(|later| later.redirects.is_empty())
-                    && pipeline[index + 1..].iter().all(|later| matches!(later.program(), "sort" | "grep" | "cat" | "less" | "uniq"));
+                let last_to_stdout = pipeline[index..]
+                    .iter()
+                    .all(|later| later.redirects.is_empty())
+                    && pipeline[index + 1..].iter().all(|later| {
+                        matches!(later.program(), "sort" | "grep" | "cat" | "less" | "uniq")
+                    });
                 if !last_to_stdout {
                     continue;
                 }
@@ -288,7 +315,12 @@ fn shell_line(line: &ShellLine) -> Option<(Severity, String)> {
                     Place::Developer => Severity::Note,
                     Place::Runner | Place::Image => Severity::Warning,
                 };
-                return Some((severity, format!("prints the whole environment with `{program}` (values that are not registered secrets are not masked)")));
+                return Some((
+                    severity,
+                    format!(
+                        "prints the whole environment with `{program}` (values that are not registered secrets are not masked)"
+                    ),
+                ));
             } else {
                 continue;
             };
@@ -298,17 +330,25 @@ fn shell_line(line: &ShellLine) -> Option<(Severity, String)> {
             match next {
                 None => {
                     let (severity, note) = match line.place {
-                        Place::Runner => (Severity::Warning, " (GitHub masks a registered secret's exact value, nothing else)"),
+                        Place::Runner => (
+                            Severity::Warning,
+                            " (GitHub masks a registered secret's exact value, nothing else)",
+                        ),
                         Place::Developer | Place::Image => (Severity::Error, ""),
                     };
                     return Some((severity, format!("prints the secret `{secret}`{note}")));
                 }
                 Some(next) if TRANSFORMS.contains(&next.program()) => {
-                    let ends_in_log = pipeline[index + 1..].iter().all(|later| later.redirects.is_empty());
+                    let ends_in_log = pipeline[index + 1..]
+                        .iter()
+                        .all(|later| later.redirects.is_empty());
                     if ends_in_log {
                         return Some((
                             Severity::Error,
-                            format!("prints the secret `{secret}` transformed by `{}`, which log masking does not catch", next.program()),
+                            format!(
+                                "prints the secret `{secret}` transformed by `{}`, which log masking does not catch",
+                                next.program()
+                            ),
                         ));
                     }
                 }
@@ -336,14 +376,38 @@ mod tests {
 
     #[test]
     fn shell_echoes() {
-        assert_eq!(line("echo ${{ secrets.NPM_TOKEN }}", Place::Runner), Some(Severity::Warning));
-        assert_eq!(line("echo \"${{ secrets.NPM_TOKEN }}\" | base64", Place::Runner), Some(Severity::Error));
-        assert_eq!(line("echo \"token: $API_TOKEN\"", Place::Developer), Some(Severity::Error));
-        assert_eq!(line("echo \"//r/:_authToken=$NPM_TOKEN\" > .npmrc", Place::Runner), None);
-        assert_eq!(line("echo \"$TOKEN\" | docker login --password-stdin", Place::Runner), None);
+        assert_eq!(
+            line("echo ${{ secrets.NPM_TOKEN }}", Place::Runner),
+            Some(Severity::Warning)
+        );
+        assert_eq!(
+            line("echo \"${{ secrets.NPM_TOKEN }}\" | base64", Place::Runner),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            line("echo \"token: $API_TOKEN\"", Place::Developer),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            line(
+                "echo \"//r/:_authToken=$NPM_TOKEN\" > .npmrc",
+                Place::Runner
+            ),
+            None
+        );
+        assert_eq!(
+            line(
+                "echo \"$TOKEN\" | docker login --password-stdin",
+                Place::Runner
+            ),
+            None
+        );
         assert_eq!(line("echo \"::add-mask::$API_TOKEN\"", Place::Runner), None);
         assert_eq!(line("echo \"${API_TOKEN:0:4}\"", Place::Developer), None);
-        assert_eq!(line("echo \"TOKEN=$API_TOKEN\" >> $GITHUB_ENV", Place::Runner), None);
+        assert_eq!(
+            line("echo \"TOKEN=$API_TOKEN\" >> $GITHUB_ENV", Place::Runner),
+            None
+        );
         assert_eq!(line("echo $HOME", Place::Developer), None);
     }
 

@@ -11,10 +11,12 @@ const CONTRACT_IDS: &[&str] = &[
     "focused-test",
     "gate-config-change",
     "leaked-secret",
+    "logged-secret",
     "new-dependency",
     "skipped-test",
     "todo-stub",
     "unreadable-change",
+    "unsafe-operation",
     "weakened-assertion",
     "weakened-coverage",
 ];

@@ -7,8 +7,8 @@
 
 use super::shell::{self, Category, Place, Scope};
 use super::values::{
-    self, Aliases, EnvRead, assemble, env_reads, literals, redacted_at, redirects_home,
-    under_temp, with_decoded_literals,
+    self, Aliases, EnvRead, assemble, env_reads, literals, redacted_at, redirects_home, under_temp,
+    with_decoded_literals,
 };
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -36,20 +36,59 @@ pub fn developer_code(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     let lower = name.to_ascii_lowercase();
     let script_dir = path.split('/').rev().skip(1).any(|dir| {
-        matches!(dir, "scripts" | "script" | "tools" | "hack" | "ci" | ".github" | "tasks" | "e2e" | "cypress" | "playwright")
+        matches!(
+            dir,
+            "scripts"
+                | "script"
+                | "tools"
+                | "hack"
+                | "ci"
+                | ".github"
+                | "tasks"
+                | "e2e"
+                | "cypress"
+                | "playwright"
+        )
     });
     crate::rules::is_test_path(path)
         || script_dir
         || matches!(
             name,
-            "build.rs" | "setup.py" | "conftest.py" | "noxfile.py" | "fabfile.py" | "tasks.py" | "dodo.py" | "gulpfile.js" | "Gulpfile.js" | "Gruntfile.js" | "jakefile.js"
+            "build.rs"
+                | "setup.py"
+                | "conftest.py"
+                | "noxfile.py"
+                | "fabfile.py"
+                | "tasks.py"
+                | "dodo.py"
+                | "gulpfile.js"
+                | "Gulpfile.js"
+                | "Gruntfile.js"
+                | "jakefile.js"
         )
-        || [".config.js", ".config.ts", ".config.mjs", ".config.cjs", ".config.mts", ".config.cts"]
-            .iter()
-            .any(|suffix| lower.ends_with(suffix))
-        || ["setuptests", "jest.setup", "vitest.setup", "globalsetup", "global-setup", "globalteardown", "global-teardown", "test-setup", "testsetup"]
-            .iter()
-            .any(|prefix| lower.starts_with(prefix))
+        || [
+            ".config.js",
+            ".config.ts",
+            ".config.mjs",
+            ".config.cjs",
+            ".config.mts",
+            ".config.cts",
+        ]
+        .iter()
+        .any(|suffix| lower.ends_with(suffix))
+        || [
+            "setuptests",
+            "jest.setup",
+            "vitest.setup",
+            "globalsetup",
+            "global-setup",
+            "globalteardown",
+            "global-teardown",
+            "test-setup",
+            "testsetup",
+        ]
+        .iter()
+        .any(|prefix| lower.starts_with(prefix))
 }
 
 /// How a message names the code.
@@ -57,7 +96,8 @@ pub fn label(path: &str) -> &'static str {
     let name = path.rsplit('/').next().unwrap_or(path);
     if matches!(name, "build.rs" | "setup.py") {
         "build script"
-    } else if crate::rules::is_test_path(path) {
+    } else if crate::rules::is_test_path(path) || !developer_code(path) {
+        // Outside developer code only Rust's inline `mod tests` is read.
         "test code"
     } else {
         "script"
@@ -81,7 +121,10 @@ pub fn hits(context: &FileContext<'_>, side: Side, language: Language) -> Vec<Co
     for matched in outermost(&found) {
         // Rust's inline `mod tests` is test code even in `src/`.
         let inline_test = language == Language::Rust
-            && matched.key.split(KEY_SEPARATOR).any(|scope| scope == "tests" || scope == "test");
+            && matched
+                .key
+                .split(KEY_SEPARATOR)
+                .any(|scope| scope == "tests" || scope == "test");
         if !developer && !inline_test {
             continue;
         }
@@ -96,7 +139,11 @@ pub fn hits(context: &FileContext<'_>, side: Side, language: Language) -> Vec<Co
                 line: matched.line,
                 end_line: matched.end_line,
                 severity,
-                identity: format!("{}:{}", category.key(), super::sources::normalized(&resolved)),
+                identity: format!(
+                    "{}:{}",
+                    category.key(),
+                    super::sources::normalized(&resolved)
+                ),
                 message,
                 alias_lines: alias_lines.clone(),
             });
@@ -128,7 +175,11 @@ fn judge(kind: &str, resolved: &str, language: Language, home_redirected: bool) 
         "exec" => exec(resolved, language),
         "write" => write(resolved, language, home_redirected)
             .map(|(category, what, path)| {
-                (category, Severity::Error, format!("writes to {what} `{path}`"))
+                (
+                    category,
+                    Severity::Error,
+                    format!("writes to {what} `{path}`, outside the repository"),
+                )
             })
             .into_iter()
             .collect(),
@@ -143,11 +194,23 @@ fn exec(resolved: &str, language: Language) -> Vec<Judged> {
         return Vec::new();
     }
     // The callee's name is not part of the command.
-    let arguments = resolved.find('(').map_or(resolved, |open| &resolved[open..]);
+    let arguments = resolved
+        .find('(')
+        .map_or(resolved, |open| &resolved[open..]);
     let command = assemble(arguments);
     let mut out: Vec<Judged> = shell::analyse(&command, Place::Developer, &Scope::default())
         .into_iter()
-        .map(|hit| (hit.category, hit.severity, format!("runs `{}`, which {}", crate::rules::markers::shorten(&command, 80), hit.message)))
+        .map(|hit| {
+            (
+                hit.category,
+                hit.severity,
+                format!(
+                    "runs `{}`, which {}",
+                    crate::rules::markers::shorten(&command, 80),
+                    hit.message
+                ),
+            )
+        })
         .collect();
     let first = command.split_whitespace().next().unwrap_or_default();
     if out.is_empty() && ["curl", "wget", "nc", "ncat", "http"].contains(&first) {
@@ -191,8 +254,12 @@ fn components(resolved: &str) -> Vec<String> {
                 cleaned
             };
             let mode = cleaned.len() <= 3 && cleaned.chars().all(|c| "rwaxbt+".contains(c));
-            let prose = cleaned.contains(char::is_whitespace) || cleaned.len() > 200 || cleaned.is_empty();
-            let not_path = matches!(cleaned.as_str(), "HOME" | "USERPROFILE" | "utf-8" | "utf8" | "UTF-8" | "~" | "base64");
+            let prose =
+                cleaned.contains(char::is_whitespace) || cleaned.len() > 200 || cleaned.is_empty();
+            let not_path = matches!(
+                cleaned.as_str(),
+                "HOME" | "USERPROFILE" | "utf-8" | "utf8" | "UTF-8" | "~" | "base64"
+            );
             (!mode && !prose && !not_path).then_some(cleaned)
         })
         .take(24)
@@ -200,13 +267,20 @@ fn components(resolved: &str) -> Vec<String> {
 }
 
 /// The outside path a write reaches, if any: (category, description, path as shown).
-fn write(resolved: &str, language: Language, home_redirected: bool) -> Option<(Category, &'static str, String)> {
+fn write(
+    resolved: &str,
+    language: Language,
+    home_redirected: bool,
+) -> Option<(Category, &'static str, String)> {
     let callee = resolved.split('(').next().unwrap_or_default();
     if callee.ends_with("open") && language == Language::Python {
         // `open(path)` reads; only a write, append or create mode changes the file.
         let writes = literals(resolved).iter().any(|literal| {
             let mode = literal.content.as_str();
-            !mode.is_empty() && mode.len() <= 3 && mode.chars().all(|c| "rwaxbt+".contains(c)) && mode.contains(['w', 'a', 'x', '+'])
+            !mode.is_empty()
+                && mode.len() <= 3
+                && mode.chars().all(|c| "rwaxbt+".contains(c))
+                && mode.contains(['w', 'a', 'x', '+'])
         });
         if !writes {
             return None;
@@ -214,7 +288,14 @@ fn write(resolved: &str, language: Language, home_redirected: bool) -> Option<(C
     }
     if language == Language::Rust && callee.ends_with("open") {
         let writes = (resolved.contains("OpenOptions") || resolved.contains("File::options"))
-            && ["append(true)", "write(true)", "create(true)", "truncate(true)"].iter().any(|option| resolved.contains(option));
+            && [
+                "append(true)",
+                "write(true)",
+                "create(true)",
+                "truncate(true)",
+            ]
+            .iter()
+            .any(|option| resolved.contains(option));
         if !writes {
             return None;
         }
@@ -267,10 +348,18 @@ fn delete(resolved: &str, home_redirected: bool) -> Option<Judged> {
     let only_root = parts.iter().all(|part| part == "/");
     let home = mentions_home(resolved) && !home_redirected;
     if only_root && (home || parts.iter().any(|part| part == "/")) {
-        return Some((Category::Delete, Severity::Error, "deletes the home directory or `/`".to_string()));
+        return Some((
+            Category::Delete,
+            Severity::Error,
+            "deletes the home directory or `/` recursively".to_string(),
+        ));
     }
     let (_, what, path) = outside_path(resolved, home_redirected)?;
-    Some((Category::Delete, Severity::Error, format!("deletes {what} `{path}`")))
+    Some((
+        Category::Delete,
+        Severity::Error,
+        format!("deletes {what} `{path}`, outside the repository"),
+    ))
 }
 
 /// A request that carries the environment or a secret outside an authentication header.
@@ -284,7 +373,9 @@ fn send(resolved: &str) -> Option<Judged> {
                     "sends the whole environment to a network endpoint".to_string(),
                 ));
             }
-            EnvRead::Secret(name, range) if !redacted_at(resolved, &range) && !in_auth(resolved, range.start) => {
+            EnvRead::Secret(name, range)
+                if !redacted_at(resolved, &range) && !in_auth(resolved, range.start) =>
+            {
                 return Some((
                     Category::Exfiltration,
                     Severity::Error,
@@ -303,8 +394,32 @@ fn send(resolved: &str) -> Option<Judged> {
 fn in_auth(resolved: &str, at: usize) -> bool {
     let before = &resolved[..values::floor(resolved, at)];
     let last = |words: &[&str]| words.iter().filter_map(|word| before.rfind(word)).max();
-    let auth = last(&["headers", "Authorization", "authorization", "auth=", "auth:", "bearer_auth", "basic_auth", ".header(", "Bearer", "token_auth", "X-Api-Key", "x-api-key"]);
-    let body = last(&["data", "json", "body", "params", "form", "files", "content=", "query", "send_string", "send_form"]);
+    let auth = last(&[
+        "headers",
+        "Authorization",
+        "authorization",
+        "auth=",
+        "auth:",
+        "bearer_auth",
+        "basic_auth",
+        ".header(",
+        "Bearer",
+        "token_auth",
+        "X-Api-Key",
+        "x-api-key",
+    ]);
+    let body = last(&[
+        "data",
+        "json",
+        "body",
+        "params",
+        "form",
+        "files",
+        "content=",
+        "query",
+        "send_string",
+        "send_form",
+    ]);
     match (auth, body) {
         (Some(auth), Some(body)) => auth > body,
         (Some(_), None) => true,
@@ -331,7 +446,10 @@ pub fn added(context: &FileContext<'_>, language: Language) -> Vec<CodeHit> {
                 return false;
             }
             context.pair.added.overlaps(hit.line, hit.end_line)
-                || hit.alias_lines.iter().any(|line| context.is_added_line(*line))
+                || hit
+                    .alias_lines
+                    .iter()
+                    .any(|line| context.is_added_line(*line))
         })
         .collect()
 }

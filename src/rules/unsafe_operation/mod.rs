@@ -102,13 +102,35 @@ declare_rule! {
         severity: Error,
         engine: Lines,
         languages: [],
-        summary: "tests, scripts, build/CI steps change state outside the repository (startup files, cron, ~/.ssh, /etc, sudo, rm -rf ~, curl | sh, secrets sent out)",
+        summary: "tests, scripts, builds or CI change state outside the repository (~/.bashrc, sudo, curl piped to sh)",
         maturity: Stable,
         check: Some(check),
     }
 }
 
+/// Folders of test inputs: a script or manifest there is data a test reads, not code that
+/// runs on install or build, so its findings are notes.
+fn is_test_input(path: &str) -> bool {
+    path.split('/').rev().skip(1).any(|dir| {
+        matches!(
+            dir,
+            "fixtures" | "fixture" | "__fixtures__" | "testdata" | "test_data" | "test-data"
+        )
+    })
+}
+
 fn check(context: &FileContext<'_>, out: &mut Output) {
+    let before = out.candidates.len();
+    check_file(context, out);
+    if is_test_input(context.pair.path()) {
+        for candidate in &mut out.candidates[before..] {
+            candidate.severity = crate::finding::Severity::Note;
+            candidate.message.push_str(" (in a test-input folder)");
+        }
+    }
+}
+
+fn check_file(context: &FileContext<'_>, out: &mut Output) {
     let path = context.pair.path();
     if let Some(language) = context.language {
         let label = code::label(path);
@@ -119,7 +141,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     Side::Head,
                     hit.line,
                     hit.severity,
-                    format!("{label} {}, outside the repository", hit.message),
+                    format!("{label} {}", hit.message),
                     hit.identity,
                 )
             });
@@ -136,8 +158,12 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     for line in lines {
         for hit in shell::analyse(&line.text, line.place, &scope) {
             let place = match line.place {
-                shell::Place::Runner if hit.severity < crate::finding::Severity::Error => " (on a CI runner: a warning)",
-                shell::Place::Image if hit.severity < crate::finding::Severity::Error => " (in an image build: a warning)",
+                shell::Place::Runner if hit.severity < crate::finding::Severity::Error => {
+                    " (on a CI runner: a warning)"
+                }
+                shell::Place::Image if hit.severity < crate::finding::Severity::Error => {
+                    " (in an image build: a warning)"
+                }
                 _ => "",
             };
             out.candidates.push(Candidate {

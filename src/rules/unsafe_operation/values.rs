@@ -15,7 +15,10 @@ const MAX_RESOLVED: usize = 8 * 1024;
 /// How many alias levels are followed.
 const MAX_DEPTH: usize = 4;
 
-pub(crate) fn regex(cell: &'static OnceLock<Option<Regex>>, pattern: &str) -> Option<&'static Regex> {
+pub(crate) fn regex(
+    cell: &'static OnceLock<Option<Regex>>,
+    pattern: &str,
+) -> Option<&'static Regex> {
     cell.get_or_init(|| Regex::new(pattern).ok()).as_ref()
 }
 
@@ -44,7 +47,9 @@ impl Aliases {
             let Some(value) = text.get(found.byte_range.clone()) else {
                 continue;
             };
-            if value.len() > MAX_RESOLVED {
+            // A module binding (`const fs = require("fs")`) names an API, not a value.
+            let module = value.starts_with("require(") || value.starts_with("await import(");
+            if value.len() > MAX_RESOLVED || module {
                 continue;
             }
             let scope = found
@@ -90,7 +95,8 @@ impl Aliases {
             // Attributes (`x.name`), keyword arguments (`name=`), object keys (`name:`) and
             // call names are not uses of a local.
             let attribute = before.ends_with('.') && !before.ends_with("..");
-            let keyword = after.trim_start().starts_with('=') && !after.trim_start().starts_with("==");
+            let keyword =
+                after.trim_start().starts_with('=') && !after.trim_start().starts_with("==");
             let key = after.starts_with(':') && !after.starts_with("::");
             let path = after.starts_with("::") || before.ends_with("::");
             if attribute || keyword || key || path || in_literal(before) {
@@ -197,7 +203,9 @@ pub fn literals(text: &str) -> Vec<Literal> {
                 }
                 end += 1;
             }
-            let content = text.get(index + 1..end.min(bytes.len())).unwrap_or_default();
+            let content = text
+                .get(index + 1..end.min(bytes.len()))
+                .unwrap_or_default();
             out.push(Literal {
                 range: index..(end + 1).min(bytes.len()),
                 content: content.to_string(),
@@ -215,27 +223,55 @@ pub fn literals(text: &str) -> Vec<Literal> {
 /// separate words. Base64 literals decoded where the expression decodes them.
 pub fn assemble(text: &str) -> String {
     let decodes = decodes_base64(text);
-    let mut out = String::new();
+    let mut words: Vec<String> = Vec::new();
     let mut previous_end = None;
+    let mut size = 0;
     for literal in literals(text) {
-        if let Some(end) = previous_end {
-            let between = text.get(end..literal.range.start).unwrap_or_default();
-            if between.contains([',', '(', ')', '[', ']', ';', '\n']) {
-                out.push(' ');
-            }
+        if matches!(
+            literal.content.as_str(),
+            "base64" | "utf8" | "utf-8" | "hex" | "ascii" | "latin1"
+        ) {
+            continue;
         }
         let content = if decodes {
             decode_base64(&literal.content).unwrap_or(literal.content)
         } else {
             literal.content
         };
-        out.push_str(&content);
+        let separate = previous_end.is_none_or(|end| {
+            let between = text.get(end..literal.range.start).unwrap_or_default();
+            between.contains([',', '(', ')', '[', ']', ';', '\n'])
+        });
+        size += content.len();
+        match words.last_mut() {
+            Some(last) if !separate => last.push_str(&content),
+            _ => words.push(content),
+        }
         previous_end = Some(literal.range.end);
-        if out.len() > MAX_RESOLVED {
+        if size > MAX_RESOLVED {
             break;
         }
     }
-    out
+    // An argument vector (`["bash", "-c", cmd]`, `.arg("-c").arg(cmd)`): each element is one
+    // word, so one holding spaces is quoted; a single command string is a shell line as is.
+    let argv = words.len() > 1
+        && words
+            .first()
+            .is_some_and(|first| !first.contains(char::is_whitespace));
+    if !argv {
+        return words.join(" ");
+    }
+    words
+        .iter()
+        .map(|word| {
+            if word.contains(char::is_whitespace) || word.contains(['|', ';', '&', '>']) {
+                format!("'{}'", word.replace('\'', "'\\''"))
+            } else {
+                word.clone()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Whether an expression decodes base64 (`b64decode`, `atob`, `Buffer.from(…, "base64")`,
@@ -311,23 +347,69 @@ pub fn is_secret_name(name: &str) -> bool {
     let Some(last) = words.last() else {
         return false;
     };
-    if words.iter().any(|word| matches!(word.as_str(), "public" | "publishable" | "pub")) {
+    if words
+        .iter()
+        .any(|word| matches!(word.as_str(), "public" | "publishable" | "pub"))
+    {
         return false;
     }
-    let previous = words.len().checked_sub(2).and_then(|index| words.get(index));
+    let previous = words
+        .len()
+        .checked_sub(2)
+        .and_then(|index| words.get(index));
     let previous = previous.map(String::as_str).unwrap_or_default();
     match last.as_str() {
         "token" => !matches!(
             previous,
-            "csrf" | "xsrf" | "page" | "next" | "continuation" | "cancellation" | "sync" | "pagination" | "cursor" | "lexer" | "parser" | "end" | "start" | "id"
+            "csrf"
+                | "xsrf"
+                | "page"
+                | "next"
+                | "continuation"
+                | "cancellation"
+                | "sync"
+                | "pagination"
+                | "cursor"
+                | "lexer"
+                | "parser"
+                | "end"
+                | "start"
+                | "id"
         ),
-        "secret" | "password" | "passwd" | "passphrase" | "credentials" | "credential" | "creds" | "apikey" | "privatekey" | "secretkey" | "accesskey" | "pat" => true,
+        "secret" | "password" | "passwd" | "passphrase" | "credentials" | "credential"
+        | "creds" | "apikey" | "privatekey" | "secretkey" | "accesskey" | "pat" => true,
         "pass" | "pwd" => !previous.is_empty(),
         "key" => {
             !previous.is_empty()
                 && !matches!(
                     previous,
-                    "sort" | "primary" | "partition" | "cache" | "idempotency" | "foreign" | "hot" | "shortcut" | "keyboard" | "map" | "dict" | "row" | "lookup" | "group" | "storage" | "hash" | "unique" | "composite" | "range" | "object" | "s3" | "translation" | "i18n" | "react" | "query" | "route" | "cursor"
+                    "sort"
+                        | "primary"
+                        | "partition"
+                        | "cache"
+                        | "idempotency"
+                        | "foreign"
+                        | "hot"
+                        | "shortcut"
+                        | "keyboard"
+                        | "map"
+                        | "dict"
+                        | "row"
+                        | "lookup"
+                        | "group"
+                        | "storage"
+                        | "hash"
+                        | "unique"
+                        | "composite"
+                        | "range"
+                        | "object"
+                        | "s3"
+                        | "translation"
+                        | "i18n"
+                        | "react"
+                        | "query"
+                        | "route"
+                        | "cursor"
                 )
         }
         _ => false,
@@ -356,9 +438,15 @@ fn name_words(name: &str) -> Vec<String> {
     if !current.is_empty() {
         words.push(current);
     }
-    // Trailing digits (`TOKEN2`) do not change the role.
-    while words.last().is_some_and(|word| word.chars().all(|c| c.is_ascii_digit())) {
-        words.pop();
+    // Trailing digits (`TOKEN2`, `KEY_2`) do not change the role.
+    while let Some(last) = words.last_mut() {
+        let trimmed = last.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        if trimmed == 0 {
+            words.pop();
+        } else {
+            last.truncate(trimmed);
+            break;
+        }
     }
     words
 }
@@ -379,7 +467,7 @@ pub fn env_reads(text: &str) -> Vec<EnvRead> {
     let mut out = Vec::new();
     if let Some(named) = regex(
         &NAMED,
-        r#"(?:environ\s*\[\s*|environ\.get\(\s*|getenv\(\s*|env::var(?:_os)?\(\s*|\benv!\(\s*|option_env!\(\s*|Deno\.env\.get\(\s*|process\.env\s*\[\s*)["'`]([A-Za-z_][A-Za-z0-9_]*)["'`]|(?:process|import\.meta|Bun)\.env\.([A-Za-z_][A-Za-z0-9_]*)"#,
+        r#"(?:(?:\bos\.)?environ\s*\[\s*|(?:\bos\.)?environ\.get\(\s*|(?:\bos\.)?getenv\(\s*|(?:std::)?env::var(?:_os)?\(\s*|\benv!\(\s*|option_env!\(\s*|Deno\.env\.get\(\s*|process\.env\s*\[\s*)["'`]([A-Za-z_][A-Za-z0-9_]*)["'`](?:\s*[\])])?|(?:process|import\.meta|Bun)\.env\.([A-Za-z_][A-Za-z0-9_]*)"#,
     ) {
         for captures in named.captures_iter(text) {
             let Some(name) = captures.get(1).or_else(|| captures.get(2)) else {
@@ -399,14 +487,19 @@ pub fn env_reads(text: &str) -> Vec<EnvRead> {
         for found in whole.find_iter(text) {
             let after = text[found.end()..].trim_start();
             let before = text[..found.start()].trim_end();
-            let narrowed = after.starts_with('[')
+            let call_form = found.as_str().ends_with(')');
+            let narrowed = !call_form && after.starts_with('[')
                 || after.starts_with(".get")
                 || after.starts_with(".setdefault")
                 || after.starts_with(".pop")
                 || after.starts_with(".keys")
                 || after.starts_with("?.")
-                || (after.starts_with('.') && !after.starts_with(".copy") && !after.starts_with(".items") && !after.starts_with(".values"))
-                || after.starts_with("=") && !after.starts_with("==");
+                || (!call_form
+                    && after.starts_with('.')
+                    && !after.starts_with(".copy")
+                    && !after.starts_with(".items")
+                    && !after.starts_with(".values"))
+                || !call_form && after.starts_with("=") && !after.starts_with("==");
             let names_only = before.ends_with(" in")
                 || before.ends_with("Object.keys(")
                 || before.ends_with("len(")
@@ -425,9 +518,13 @@ pub fn redacted_at(text: &str, range: &std::ops::Range<usize>) -> bool {
     static BEFORE: OnceLock<Option<Regex>> = OnceLock::new();
     static AFTER: OnceLock<Option<Regex>> = OnceLock::new();
     let start = range.start.saturating_sub(80);
-    let before = text.get(floor(text, start)..range.start).unwrap_or_default();
-    let after = text.get(range.end..).unwrap_or_default();
-    let after = after.get(..floor(after, after.len().min(80))).unwrap_or(after);
+    let before = text
+        .get(floor(text, start)..range.start)
+        .unwrap_or_default();
+    let after = skip_unwrapping(text.get(range.end..).unwrap_or_default());
+    let after = after
+        .get(..floor(after, after.len().min(80)))
+        .unwrap_or(after);
     let before_redacts = regex(
         &BEFORE,
         r"(?i)(?:mask|redact|hash|sha\d*|md5|digest|fingerprint|obfuscat|censor|anonymi|truncat|len|bool|Boolean|typeof|isinstance|type|is_some|hmac)\w*\s*[(!]\s*(?:[^()]*,\s*)?$|!!\s*$|\b(?:if|not|and|or)\s+$|(?:typeof|!)\s*$",
@@ -439,6 +536,27 @@ pub fn redacted_at(text: &str, range: &std::ops::Range<usize>) -> bool {
     )
     .is_some_and(|pattern| pattern.is_match(after));
     before_redacts || after_redacts
+}
+
+/// `text` past the calls that only unwrap or convert a value (`.unwrap()`, `?`,
+/// `.unwrap_or_default()`, `.to_string()`), so what is done to the value itself is next.
+fn skip_unwrapping(text: &str) -> &str {
+    static CHAIN: OnceLock<Option<Regex>> = OnceLock::new();
+    let Some(pattern) = regex(
+        &CHAIN,
+        r#"^(?:\s*[\])]|\?(?:\.)?|\.(?:unwrap|unwrap_or_default|expect|unwrap_or|to_string|to_owned|as_str|clone|as_deref|trim|strip)\([^()]*\))+"#,
+    ) else {
+        return text;
+    };
+    pattern.find(text).map_or(text, |found| {
+        let rest = &text[found.end()..];
+        // `?.length` keeps its dot for the redaction patterns.
+        if found.as_str().ends_with("?.") {
+            &text[found.end() - 1..]
+        } else {
+            rest
+        }
+    })
 }
 
 /// The largest char boundary of `text` at or below `index`.
@@ -539,6 +657,10 @@ mod tests {
     fn assembles_pieces_and_decodes_base64() {
         assert_eq!(assemble(r#""cur" + "l -s x" + " | sh""#), "curl -s x | sh");
         assert_eq!(assemble(r#"["bash", "-c", "id"]"#), "bash -c id");
+        assert_eq!(
+            assemble(r#"["bash", "-c", "curl " + url + " | sh"]"#),
+            "bash -c 'curl  | sh'"
+        );
         // "curl x | sh"
         assert_eq!(
             assemble(r#"base64.b64decode("Y3VybCB4IHwgc2g=")"#),
@@ -551,7 +673,10 @@ mod tests {
         let text = r#"print(os.environ["GITHUB_TOKEN"])"#;
         let reads = env_reads(text);
         assert!(matches!(&reads[..], [EnvRead::Secret(name, _)] if name == "GITHUB_TOKEN"));
-        assert!(matches!(env_reads("console.log(process.env)")[..], [EnvRead::Everything(_)]));
+        assert!(matches!(
+            env_reads("console.log(process.env)")[..],
+            [EnvRead::Everything(_)]
+        ));
         assert!(env_reads("console.log(process.env.NODE_ENV)").is_empty());
         assert!(env_reads(r#"if "TOKEN" in os.environ: pass"#).is_empty());
         let prefix = r#"print(os.environ["GITHUB_TOKEN"][:4])"#;
