@@ -170,7 +170,7 @@ fn hits(context: &FileContext<'_>, side: Side) -> Vec<Hit> {
             continue;
         };
         let (callee, arguments) = call.split_at(open);
-        let (resolved, alias_lines) = aliases.resolve(arguments, &matched.key);
+        let (resolved, alias_lines) = aliases.resolve(arguments, &matched.key, matched.line);
         let Some((severity, what)) = judge(&resolved) else {
             continue;
         };

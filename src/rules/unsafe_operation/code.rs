@@ -131,7 +131,7 @@ pub fn hits(context: &FileContext<'_>, side: Side, language: Language) -> Vec<Co
         let Some(call) = text.get(matched.byte_range.clone()) else {
             continue;
         };
-        let (resolved, alias_lines) = aliases.resolve(call, &matched.key);
+        let (resolved, alias_lines) = aliases.resolve(call, &matched.key, matched.line);
         let resolved = with_decoded_literals(&resolved);
         let kind = matched.property("kind").unwrap_or_default();
         for (category, severity, message) in judge(kind, &resolved, language, home_redirected) {

@@ -66,13 +66,13 @@ impl Aliases {
         Aliases { by_name }
     }
 
-    /// `expression` (found in `scope`) with every alias visible there replaced by its value,
-    /// recursively up to [`MAX_DEPTH`] levels; also the lines of the bindings used.
-    pub fn resolve(&self, expression: &str, scope: &str) -> (String, Vec<u32>) {
+    /// `expression` (found in `scope` on `line`) with every alias visible there replaced by
+    /// its value, recursively up to [`MAX_DEPTH`] levels; also the lines of the bindings used.
+    pub fn resolve(&self, expression: &str, scope: &str, line: u32) -> (String, Vec<u32>) {
         let mut lines = Vec::new();
         let mut text = expression.to_string();
         for _ in 0..MAX_DEPTH {
-            let (next, changed) = self.substitute_once(&text, scope, &mut lines);
+            let (next, changed) = self.substitute_once(&text, scope, line, &mut lines);
             text = next;
             if !changed || text.len() > MAX_RESOLVED {
                 break;
@@ -81,7 +81,13 @@ impl Aliases {
         (text, lines)
     }
 
-    fn substitute_once(&self, text: &str, scope: &str, lines: &mut Vec<u32>) -> (String, bool) {
+    fn substitute_once(
+        &self,
+        text: &str,
+        scope: &str,
+        line: u32,
+        lines: &mut Vec<u32>,
+    ) -> (String, bool) {
         static IDENT: OnceLock<Option<Regex>> = OnceLock::new();
         let Some(ident) = regex(&IDENT, r"[A-Za-z_$][A-Za-z0-9_$]*") else {
             return (text.to_string(), false);
@@ -102,7 +108,7 @@ impl Aliases {
             if attribute || keyword || key || path || in_literal(before) {
                 continue;
             }
-            let Some(alias) = self.visible(found.as_str(), scope) else {
+            let Some(alias) = self.visible(found.as_str(), scope, line) else {
                 continue;
             };
             if out.len() + alias.value.len() > MAX_RESOLVED {
@@ -118,17 +124,19 @@ impl Aliases {
         (out, changed)
     }
 
-    /// The binding of `name` visible in `scope`: the innermost scope's, the last one there.
-    fn visible(&self, name: &str, scope: &str) -> Option<&Alias> {
+    /// The binding of `name` visible in `scope` at `line`: the nearest one before it. Scopes
+    /// are only named ones (JavaScript functions are not), so nearness stands in for them.
+    fn visible(&self, name: &str, scope: &str, line: u32) -> Option<&Alias> {
         self.by_name
             .get(name)?
             .iter()
+            .filter(|alias| alias.line <= line)
             .filter(|alias| {
                 alias.scope.is_empty()
                     || scope == alias.scope
                     || scope.starts_with(&format!("{}{KEY_SEPARATOR}", alias.scope))
             })
-            .max_by_key(|alias| (alias.scope.len(), alias.line))
+            .max_by_key(|alias| (alias.line, alias.scope.len()))
     }
 }
 
