@@ -22,6 +22,7 @@ mod harness_switch;
 pub mod inventory;
 mod leaked_secret;
 pub mod likeness;
+mod logged_secret;
 pub(crate) mod markers;
 mod mass_deletion;
 pub mod new_dependency;
@@ -30,6 +31,7 @@ mod skipped_test;
 pub mod subjects;
 mod todo_stub;
 mod unreadable_change;
+mod unsafe_operation;
 mod weakened_assertion;
 mod weakened_coverage;
 mod weakened_security;
@@ -217,12 +219,14 @@ pub static ALL_RULES: &[&Rule] = &[
     &gate_config_change::GATE_CONFIG_CHANGE,
     &leaked_secret::LEAKED_SECRET,
     &mass_deletion::MASS_DELETION,
+    &logged_secret::LOGGED_SECRET,
     &new_dependency::NEW_DEPENDENCY,
     &protected_path::PROTECTED_PATH,
     &skipped_test::SKIPPED_TEST,
     &fitted::TEST_FITTED_CODE,
     &todo_stub::TODO_STUB,
     &unreadable_change::UNREADABLE_CHANGE,
+    &unsafe_operation::UNSAFE_OPERATION,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
     &weakened_security::WEAKENED_SECURITY,
