@@ -510,6 +510,9 @@ pub struct ChangeSet {
     /// `files`): they say whether such a manifest is the project's ([`crate::workspace`]).
     /// `None` for a file that exists but could not be read (too large, not UTF-8).
     pub workspace_files: Vec<(String, Option<String>)>,
+    /// What the change's author says about it (commit messages, the pull request's title and
+    /// body, an agent's last message), for `unbacked-claim`.
+    pub claims: Vec<crate::claims::Claim>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

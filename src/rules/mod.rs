@@ -24,12 +24,14 @@ pub mod new_dependency;
 mod skipped_test;
 pub mod subjects;
 mod todo_stub;
+mod unbacked_claim;
 mod unreadable_change;
 mod weakened_assertion;
 mod weakened_coverage;
 
 pub use gate_config_change::POLICY_PATH;
 pub(crate) use todo_stub::is_test_path;
+pub use unbacked_claim::UNBACKED_CLAIM;
 pub use unreadable_change::{UNREADABLE_CHANGE, over_budget};
 
 pub use condition::{Truth, evaluate};
@@ -209,6 +211,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &new_dependency::NEW_DEPENDENCY,
     &skipped_test::SKIPPED_TEST,
     &todo_stub::TODO_STUB,
+    &unbacked_claim::UNBACKED_CLAIM,
     &unreadable_change::UNREADABLE_CHANGE,
     &weakened_assertion::WEAKENED_ASSERTION,
     &weakened_coverage::WEAKENED_COVERAGE,
