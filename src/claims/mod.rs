@@ -267,11 +267,13 @@ fn no_test_changed(pairs: &[&FilePair]) -> Option<Evidence> {
         let Some(text) = pair.head.text() else {
             continue;
         };
+        // A test file added, edited or moved is a test changed.
+        let moved = pair.old_path.as_deref() != Some(path);
+        if crate::rules::is_test_path(path) && (!pair.added.is_empty() || moved) {
+            return None;
+        }
         if pair.added.is_empty() {
             continue;
-        }
-        if crate::rules::is_test_path(path) {
-            return None;
         }
         let lines: Vec<&str> = text.lines().collect();
         let declares = pair.added.iter().any(|number| {

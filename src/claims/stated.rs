@@ -162,7 +162,11 @@ pub fn stated(claims: &[Claim]) -> Vec<Stated> {
             for (kind, regex) in PATTERNS.iter() {
                 let asserted = regex
                     .find_iter(&sentence)
-                    .any(|found| !deferred(&sentence[..found.start()], &sentence[found.end()..]));
+                    .any(|found| {
+                        let after = &sentence[found.end()..];
+                        !deferred(&sentence[..found.start()], after)
+                            && !(*kind == Kind::TestsAdded && compound(after))
+                    });
                 if asserted {
                     out.push(Stated {
                         kind: *kind,
@@ -205,6 +209,21 @@ fn deferred(before: &str, after: &str) -> bool {
         .take(WORDS_AFTER)
         .any(|word| AFTER.contains(&word.as_str()));
     negated || unfinished || later
+}
+
+/// Nouns that make "test" part of another thing: "a new test runner" adds no test.
+const COMPOUNDS: &[&str] = &[
+    "runner", "runners", "suite", "framework", "harness", "config", "configuration", "setup",
+    "helper", "helpers", "util", "utils", "utilities", "data", "command", "script", "scripts",
+    "job", "jobs", "workflow", "environment", "env", "infrastructure", "infra", "dependency",
+    "dependencies", "tooling", "target", "targets", "matrix", "image", "container", "server",
+    "database", "db", "account", "user", "mode", "flag", "step", "stage",
+];
+
+fn compound(after: &str) -> bool {
+    words(after)
+        .next()
+        .is_some_and(|word| COMPOUNDS.contains(&word.as_str()))
 }
 
 static HTML_COMMENT: LazyLock<Regex> = LazyLock::new(|| {
