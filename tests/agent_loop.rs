@@ -124,6 +124,25 @@ fn claude_stop_hook_blocks_once_then_lets_the_agent_stop() {
 }
 
 #[test]
+fn outside_a_repository_the_hook_lets_the_agent_stop() {
+    let scratch = tempfile::tempdir().unwrap();
+    let payload = serde_json::json!({
+        "session_id": "n",
+        "cwd": scratch.path().display().to_string(),
+        "hook_event_name": "Stop",
+        "stop_hook_active": false,
+    })
+    .to_string();
+    let output = run_with_stdin(scratch.path(), &["agent-hook", "claude"], &payload);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(support::stdout(&output).is_empty());
+    // Input that is not a hook's JSON is a broken setup: exit 2 with the cause.
+    let broken = run_with_stdin(scratch.path(), &["agent-hook", "claude"], "not json");
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(support::stderr(&broken).contains("not the expected JSON"));
+}
+
+#[test]
 fn session_start_records_where_the_session_began() {
     let repo = project();
     let scratch = tempfile::tempdir().unwrap();

@@ -160,13 +160,11 @@ pub fn stated(claims: &[Claim]) -> Vec<Stated> {
                 continue;
             }
             for (kind, regex) in PATTERNS.iter() {
-                let asserted = regex
-                    .find_iter(&sentence)
-                    .any(|found| {
-                        let after = &sentence[found.end()..];
-                        !deferred(&sentence[..found.start()], after)
-                            && !(*kind == Kind::TestsAdded && compound(after))
-                    });
+                let asserted = regex.find_iter(&sentence).any(|found| {
+                    let after = &sentence[found.end()..];
+                    !deferred(&sentence[..found.start()], after)
+                        && !(*kind == Kind::TestsAdded && compound(after))
+                });
                 if asserted {
                     out.push(Stated {
                         kind: *kind,
@@ -213,11 +211,47 @@ fn deferred(before: &str, after: &str) -> bool {
 
 /// Nouns that make "test" part of another thing: "a new test runner" adds no test.
 const COMPOUNDS: &[&str] = &[
-    "runner", "runners", "suite", "framework", "harness", "config", "configuration", "setup",
-    "helper", "helpers", "util", "utils", "utilities", "data", "command", "script", "scripts",
-    "job", "jobs", "workflow", "environment", "env", "infrastructure", "infra", "dependency",
-    "dependencies", "tooling", "target", "targets", "matrix", "image", "container", "server",
-    "database", "db", "account", "user", "mode", "flag", "step", "stage",
+    "runner",
+    "runners",
+    "suite",
+    "framework",
+    "harness",
+    "config",
+    "configuration",
+    "setup",
+    "helper",
+    "helpers",
+    "util",
+    "utils",
+    "utilities",
+    "data",
+    "command",
+    "script",
+    "scripts",
+    "job",
+    "jobs",
+    "workflow",
+    "environment",
+    "env",
+    "infrastructure",
+    "infra",
+    "dependency",
+    "dependencies",
+    "tooling",
+    "target",
+    "targets",
+    "matrix",
+    "image",
+    "container",
+    "server",
+    "database",
+    "db",
+    "account",
+    "user",
+    "mode",
+    "flag",
+    "step",
+    "stage",
 ];
 
 fn compound(after: &str) -> bool {

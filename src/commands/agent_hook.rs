@@ -122,6 +122,13 @@ pub fn respond(agent: Agent, payload: &str) -> Result<Answer, Failure> {
         // An aborted or failed turn claims nothing and is not the agent declaring victory.
         return Ok(pass(agent, String::new()));
     }
+    if open_repo(cwd.as_deref()).is_err() {
+        // A hook installed for every project also runs outside repositories: nothing to judge.
+        return Ok(pass(
+            agent,
+            "integrity-gate: not in a git repository; nothing to check".to_string(),
+        ));
+    }
     // Claude and Gemini say so with `stop_hook_active`; Cursor counts its follow-ups.
     let continuing = payload.stop_hook_active || payload.loop_count.unwrap_or(0) > 0;
     match judge(&payload, cwd.as_deref()) {
