@@ -162,8 +162,8 @@ pub fn stated(claims: &[Claim]) -> Vec<Stated> {
             for (kind, regex) in PATTERNS.iter() {
                 let asserted = regex.find_iter(&sentence).any(|found| {
                     let after = &sentence[found.end()..];
-                    !deferred(&sentence[..found.start()], after)
-                        && !(*kind == Kind::TestsAdded && compound(after))
+                    let compound = *kind == Kind::TestsAdded && compound(after);
+                    !compound && !deferred(&sentence[..found.start()], after)
                 });
                 if asserted {
                     out.push(Stated {
