@@ -61,6 +61,7 @@ fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
         "The parser is done, but no tests added",
         "Fix a problem with tests on Windows",
         "Use the new test runner",
+        "Add a test bed for reflections in Solari.",
         "Already covered by the tests in test_api.py",
     ] {
         assert!(kinds(text).is_empty(), "{text:?} read as {:?}", kinds(text));
