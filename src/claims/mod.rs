@@ -269,7 +269,7 @@ fn no_test_changed(pairs: &[&FilePair]) -> Option<Evidence> {
         };
         // A test file added, edited or moved is a test changed.
         let moved = pair.old_path.as_deref() != Some(path);
-        if crate::rules::is_test_path(path) && (!pair.added.is_empty() || moved) {
+        if looks_like_test(path) && (!pair.added.is_empty() || moved) {
             return None;
         }
         if pair.added.is_empty() {
@@ -300,6 +300,20 @@ fn no_test_changed(pairs: &[&FilePair]) -> Option<Evidence> {
                declares a test)"
             .to_string(),
     })
+}
+
+/// Wider than the rules' test paths on purpose: the claim is judged false only when nothing in
+/// the change can be a test, and projects keep tests as data too (ruff's `resources/mdtest/*.md`,
+/// `__snapshots__`, `testdata/`, `FooTest.java`, `foo_test.go`).
+fn looks_like_test(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    crate::rules::is_test_path(path)
+        || lower.ends_with(".snap")
+        || lower.split('/').any(|part| {
+            part.contains("test")
+                || part.contains("spec")
+                || matches!(part, "__snapshots__" | "snapshots" | "fixtures" | "e2e")
+        })
 }
 
 /// An assertion-looking line.

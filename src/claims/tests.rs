@@ -83,3 +83,17 @@ fn literals_blanked_out_make_the_shape_of_an_assertion() {
         shape(r#"expect(name()).toBe('Bob')"#)
     );
 }
+
+#[test]
+fn tests_kept_as_data_count_as_tests() {
+    for path in [
+        "crates/ty/resources/mdtest/scopes/global.md",
+        "src/__snapshots__/app.test.ts.snap",
+        "pkg/parse_test.go",
+        "src/test/java/FooTest.java",
+        "testdata/input.txt",
+    ] {
+        assert!(looks_like_test(path), "{path}");
+    }
+    assert!(!looks_like_test("src/parser/core.py"));
+}
