@@ -513,6 +513,9 @@ pub struct ChangeSet {
     /// The names of head's top-level entries (files and folders), so that a folder the change
     /// removes whole is told from one that keeps unchanged files; `None` when not known.
     pub head_top_level: Option<std::collections::BTreeSet<String>>,
+    /// What the change's author says about it (commit messages, the pull request's title and
+    /// body, an agent's last message), for `unbacked-claim`.
+    pub claims: Vec<crate::claims::Claim>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

@@ -35,6 +35,15 @@ pub enum Command {
     PrePush(PrePushArgs),
     /// Run in GitHub Actions: read the event, analyse, publish a check run or annotations.
     Github(GithubArgs),
+    /// End-of-turn hook for a coding agent (claude, codex, gemini, cursor): reads the agent's
+    /// hook input on stdin and tells it what its changes did.
+    AgentHook {
+        /// The agent whose hook protocol to speak: claude, codex, gemini or cursor.
+        agent: String,
+    },
+    /// Judge two snapshots of a sandbox (directories or tar archives) without git: the
+    /// project part by every rule, changes outside it by where they are.
+    Snapshot(SnapshotArgs),
     /// Tools for query authors.
     #[command(hide = true, subcommand)]
     Debug(DebugCommand),
@@ -48,6 +57,10 @@ pub enum HookCommand {
         /// Replace a hook that integrity-gate did not write (a backup is kept).
         #[arg(long)]
         force: bool,
+        /// Instead of the git hook, add the end-of-turn hook to this coding agent's project
+        /// settings (claude, codex, gemini, cursor), keeping its other hooks.
+        #[arg(long, value_name = "AGENT")]
+        agent: Option<String>,
     },
 }
 
@@ -134,6 +147,32 @@ pub struct DiffArgs {
     /// Ask crates.io, PyPI and npm whether each new dependency exists and how old it is.
     #[arg(long)]
     pub online: bool,
+    /// Check the claims in this file (a PR description, an agent's report) against the
+    /// change, beside the commit messages (`unbacked-claim`).
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
+}
+
+/// Arguments of `snapshot`.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// The sandbox before: a directory or a tar archive.
+    pub before: PathBuf,
+    /// The sandbox after: a directory or a tar archive.
+    pub after: PathBuf,
+    /// The project inside the snapshots (e.g. `home/dev/app`); everything else is "outside".
+    /// Default: the whole snapshot is the project.
+    #[arg(long, value_name = "PATH")]
+    pub project: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub format: Format,
+    /// Read the policy from this file instead of the project's `.integrity-gate.yml` in BEFORE.
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+    /// Override the policy's lowest blocking severity (error, warning, note, never).
+    #[arg(long, value_name = "LEVEL")]
+    pub fail_on: Option<String>,
 }
 
 /// Debug subcommands.

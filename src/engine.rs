@@ -294,7 +294,10 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
-    let findings = crate::repeats::fold_floods(findings);
+    let mut findings = crate::repeats::fold_floods(findings);
+    // Last: the other rules' findings are its evidence.
+    findings.extend(claim_findings(change, &pairs, &findings, policy));
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     // A path or a note can carry a secret as well as a line can (a token used as a file name).
     let scanner = crate::secrets::scanner();
     for note in &mut notes {
@@ -317,6 +320,28 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         tests: test_summary(&results, &judged, &rules),
         policy: Some(policy.source.clone()),
     }
+}
+
+/// `unbacked-claim`: the change's claims that its findings (or its files) contradict, through
+/// the same policy, suppression and redaction steps as every rule's.
+fn claim_findings(
+    change: &ChangeSet,
+    pairs: &[&FilePair],
+    findings: &[Finding],
+    policy: &Policy,
+) -> Vec<Finding> {
+    let rule = &crate::rules::UNBACKED_CLAIM;
+    if change.claims.is_empty() || policy.level(rule) == Level::Off {
+        return Vec::new();
+    }
+    let _checking = crate::timings::span("rule", || rule.id.to_string());
+    crate::claims::contradictions(&change.claims, pairs, findings)
+        .into_iter()
+        .filter_map(|(index, candidate)| {
+            let pair = pairs.get(index)?;
+            to_finding(rule, candidate, pair, policy, &LineStarts::default())
+        })
+        .collect()
 }
 
 /// The literals on the lines the change adds to test files, read only when some deleted test

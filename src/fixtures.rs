@@ -45,13 +45,34 @@ pub const SYMLINK_SUFFIX: &str = ".symlink";
 
 /// The change from the tree at `base` to the tree at `head`.
 pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
-    let (base_files, base_links) = split_links(read_tree(base)?);
-    let (head_files, head_links) = split_links(read_tree(head)?);
+    Ok(change_set_of_trees(read_tree(base)?, read_tree(head)?))
+}
+
+/// The claims a fixture case makes about its change: the text of `claims.txt` beside its
+/// `base/` and `head/`, if any (for `unbacked-claim`).
+pub fn claims(case: &Path) -> io::Result<Vec<crate::claims::Claim>> {
+    match std::fs::read_to_string(case.join("claims.txt")) {
+        Ok(text) => Ok(vec![crate::claims::Claim::new("claims.txt", &text)]),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(error) => Err(error),
+    }
+}
+
+/// The change from one tree (repo-relative path → bytes, links as `<name>.symlink` files) to
+/// another, with what the engine reads of base beside the changed files (runner and
+/// workspace configurations) taken from the base tree.
+pub fn change_set_of_trees(base_tree: Tree, head_tree: Tree) -> ChangeSet {
+    let (base_files, base_links) = split_links(base_tree);
+    let (head_files, head_links) = split_links(head_tree);
     let head_top_level = head_files
         .keys()
         .chain(head_links.keys())
         .map(|path| path.split('/').next().unwrap_or(path).to_string())
         .collect();
+    let base_text = |path: &str| -> Option<Result<String, ()>> {
+        let bytes = base_files.get(path)?;
+        Some(String::from_utf8(bytes.clone()).map_err(|_| ()))
+    };
     // JavaScript runner configurations at any depth, as the git layer reads them.
     let js_configs: Vec<(String, String)> = base_files
         .iter()
@@ -66,31 +87,30 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         .filter(|path| crate::rules::collection::is_js_source(path))
         .cloned()
         .collect();
-    let mut files = pair_trees(base_files, head_files);
+    let mut runner_configs: Vec<(String, String)> = Vec::new();
+    let mut workspace_files = Vec::new();
+    let mut files = pair_trees(base_files.clone(), head_files);
     files.extend(link_pairs(&base_links, &head_links));
     files.sort_by(|a, b| a.path().cmp(b.path()));
-    let mut runner_configs: Vec<(String, String)> =
-        crate::rules::collection::runner_config_paths(&files)
-            .into_iter()
-            .filter_map(|path| {
-                let text = std::fs::read_to_string(base.join(&path)).ok()?;
-                Some((path, text))
-            })
-            .collect();
+    for path in crate::rules::collection::runner_config_paths(&files) {
+        if let Some(Ok(text)) = base_text(&path) {
+            runner_configs.push((path, text));
+        }
+    }
     for (path, text) in js_configs {
         if !runner_configs.iter().any(|(known, _)| *known == path) {
             runner_configs.push((path, text));
         }
     }
-    let workspace_files = crate::workspace::read_declaring_files(&files, |name| {
-        let path = base.join(name);
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(Some(text)),
-            Err(_) if !path.exists() => Ok(None),
-            Err(_) => Err(()),
-        }
-    });
-    Ok(ChangeSet {
+    workspace_files.extend(crate::workspace::read_declaring_files(
+        &files,
+        |name| match base_text(name) {
+            None => Ok(None),
+            Some(Ok(text)) => Ok(Some(text)),
+            Some(Err(())) => Err(()),
+        },
+    ));
+    ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
         files,
@@ -98,11 +118,13 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         runner_configs,
         base_js_files,
         workspace_files,
+        claims: Vec::new(),
         head_top_level: Some(head_top_level),
-    })
+    }
 }
 
-type Tree = BTreeMap<String, Vec<u8>>;
+/// Repo-relative path → bytes.
+pub type Tree = BTreeMap<String, Vec<u8>>;
 
 /// The regular files of `tree`, and its links (path → target).
 fn split_links(tree: Tree) -> (Tree, Tree) {

@@ -16,6 +16,7 @@
 )]
 
 pub mod changeset;
+pub mod claims;
 pub mod cli;
 pub mod commands;
 pub mod config;
@@ -144,7 +145,14 @@ pub fn run(args: Vec<OsString>, stdout: &mut dyn Write) -> Result<Outcome, Failu
         Command::Rules => (commands::rules_table().into_bytes(), Exit::Clean),
         Command::Explain { rule } => (commands::explain(&rule)?.into_bytes(), Exit::Clean),
         Command::Debug(command) => (commands::debug(&command)?.into_bytes(), Exit::Clean),
-        Command::Hook(HookCommand::Install { force }) => commands::push::install(force)?,
+        Command::Hook(HookCommand::Install { force, agent }) => match agent {
+            Some(agent) => {
+                commands::agent_hook::install(&agent, &commands::push::program_for_hook())?
+            }
+            None => commands::push::install(force)?,
+        },
+        Command::AgentHook { agent } => commands::agent_hook::run(&agent)?,
+        Command::Snapshot(args) => commands::snapshot::run(&args)?,
         Command::PrePush(args) => commands::push::pre_push(&args)?,
         Command::Github(args) => commands::github::run(&args)?,
     };

@@ -79,7 +79,9 @@ fn fixture_cases() {
     let mut kinds: BTreeMap<String, BTreeSet<&str>> = BTreeMap::new();
     for case in cases() {
         let label = format!("{}/{}", case.rule, case.name);
-        let change = fixtures::change_set(&case.dir.join("base"), &case.dir.join("head")).unwrap();
+        let mut change =
+            fixtures::change_set(&case.dir.join("base"), &case.dir.join("head")).unwrap();
+        change.claims = fixtures::claims(&case.dir).unwrap();
         let report = engine::analyze(&change, &policy(&case));
         let rows = fixtures::expected_rows(&report);
         let fired = report

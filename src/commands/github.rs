@@ -4,8 +4,7 @@
 //! Reporting never changes the verdict: the exit code comes from the report alone.
 
 use super::{
-    PolicySource, analyze, exit_for, input, load_policy_file, open_repo, override_fail_on,
-    policy_at,
+    PolicySource, exit_for, input, load_policy_file, open_repo, override_fail_on, policy_at,
 };
 use crate::cli::GithubArgs;
 use crate::config::Policy;
@@ -116,7 +115,8 @@ pub fn run(args: &GithubArgs) -> Result<(Vec<u8>, Exit), Failure> {
         head: Some(&plan.head_sha),
         worktree: false,
     };
-    let (report, policy) = analyze(&repo, &range, &source)?;
+    let claims = crate::claims::sources::pull_request(&payload);
+    let (report, policy) = super::analyze_claimed(&repo, &range, &source, claims)?;
     let json = report::render(Format::Json, &report, Style::default());
     let sarif = report::render(Format::Sarif, &report, Style::default());
     let env = GithubEnv::from_process();

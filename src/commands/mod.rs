@@ -4,10 +4,12 @@
 //! [`analyze`] is the one path from a revision range to a [`Report`]: `diff`, `pre-push` and
 //! `github` all go through it, so they read the policy from base the same way.
 
+pub mod agent_hook;
 pub mod github;
 pub mod input;
 mod online;
 pub mod push;
+pub mod snapshot;
 
 use crate::config::{self, FailOn, Policy, PolicyOrigin};
 use crate::engine::{self, Report};
@@ -40,8 +42,25 @@ pub fn analyze(
     range: &git::Range<'_>,
     source: &PolicySource<'_>,
 ) -> Result<(Report, Policy), Failure> {
+    analyze_claimed(repo, range, source, Vec::new())
+}
+
+/// [`analyze`], with `claims` (a pull request's text, an agent's message, `--claims FILE`)
+/// checked beside the range's commit messages by `unbacked-claim`.
+pub fn analyze_claimed(
+    repo: &Git,
+    range: &git::Range<'_>,
+    source: &PolicySource<'_>,
+    claims: Vec<crate::claims::Claim>,
+) -> Result<(Report, Policy), Failure> {
     let reading = crate::timings::span("phase", || "git: read the change".into());
-    let (base_commit, change) = repo.change_set(range)?;
+    let (base_commit, mut change) = repo.change_set(range)?;
+    change.claims = claims;
+    change.claims.extend(crate::claims::sources::commits(
+        repo,
+        &change.base,
+        &change.head,
+    ));
     drop(reading);
     let _policy_span = crate::timings::span("phase", || "policy".into());
     let policy_commit = match source.policy_rev {
@@ -138,7 +157,14 @@ pub fn diff(args: &crate::cli::DiffArgs) -> Result<(Vec<u8>, Exit), Failure> {
     if !args.format.is_machine_readable() {
         crate::progress::allow();
     }
-    let (report, _) = analyze(&repo, &range, &source)?;
+    let claims = match &args.claims {
+        Some(path) => {
+            let text = input::read_bounded(path, "claims", crate::claims::MAX_CLAIM_BYTES as u64)?;
+            vec![crate::claims::Claim::new(path.display().to_string(), &text)]
+        }
+        None => Vec::new(),
+    };
+    let (report, _) = analyze_claimed(&repo, &range, &source, claims)?;
     let color = args.format == report::Format::Human
         && std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|value| value.is_empty());

@@ -37,7 +37,7 @@ pub fn install(force: bool) -> Result<(Vec<u8>, Exit), Failure> {
 
 /// `integrity-gate` when it is on PATH (the hook keeps working after upgrades), otherwise the
 /// absolute path of this binary.
-fn program_for_hook() -> String {
+pub(crate) fn program_for_hook() -> String {
     let on_path = std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| dir.join("integrity-gate").is_file())
     });

@@ -254,6 +254,40 @@ impl Git {
         Ok(text)
     }
 
+    /// (commit id, message) of each commit in `base..head` (every commit of head without a
+    /// base), newest first and at most `max` of them; read with libgit2 like
+    /// [`Git::commit_texts`].
+    pub fn commit_messages(
+        &self,
+        base: Option<&str>,
+        head: &str,
+        max: usize,
+    ) -> Result<Vec<(String, String)>, GitError> {
+        let mut walk = self.repo.revwalk()?;
+        walk.set_sorting(git2::Sort::TIME)?;
+        walk.push(self.resolve(head)?)?;
+        if let Some(base) = base {
+            walk.hide(self.resolve(base)?)?;
+        }
+        let mut messages = Vec::new();
+        for id in walk.take(max) {
+            let commit = self.repo.find_commit(id?)?;
+            let message = String::from_utf8_lossy(commit.message_bytes()).into_owned();
+            messages.push((commit.id().to_string(), message));
+        }
+        Ok(messages)
+    }
+
+    /// The repository's git directory (`.git`), where the gate keeps per-session state.
+    pub fn git_dir(&self) -> &Path {
+        self.repo.path()
+    }
+
+    /// The working tree's root, `None` in a bare repository.
+    pub fn workdir(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
     /// A file's bytes at `commit`, if it exists there; larger than `limit` bytes is an error
     /// (checked before the blob is copied).
     pub fn read_file_at(

@@ -30,6 +30,7 @@ mod protected_path;
 mod skipped_test;
 pub mod subjects;
 mod todo_stub;
+mod unbacked_claim;
 mod unreadable_change;
 mod unsafe_operation;
 mod weakened_assertion;
@@ -38,6 +39,7 @@ mod weakened_security;
 
 pub use gate_config_change::POLICY_PATH;
 pub(crate) use todo_stub::is_test_path;
+pub use unbacked_claim::UNBACKED_CLAIM;
 pub use unreadable_change::{UNREADABLE_CHANGE, over_budget};
 
 pub use condition::{Truth, evaluate};
@@ -225,6 +227,7 @@ pub static ALL_RULES: &[&Rule] = &[
     &skipped_test::SKIPPED_TEST,
     &fitted::TEST_FITTED_CODE,
     &todo_stub::TODO_STUB,
+    &unbacked_claim::UNBACKED_CLAIM,
     &unreadable_change::UNREADABLE_CHANGE,
     &unsafe_operation::UNSAFE_OPERATION,
     &weakened_assertion::WEAKENED_ASSERTION,

@@ -1,0 +1,99 @@
+use super::*;
+
+fn kinds(text: &str) -> Vec<Kind> {
+    stated(&[Claim::new("test", text)])
+        .into_iter()
+        .map(|claim| claim.kind)
+        .collect()
+}
+
+#[test]
+fn every_section_of_the_data_file_is_a_kind_and_compiles() {
+    let sections = stated::sections_in_data();
+    for kind in Kind::ALL {
+        assert!(sections.iter().any(|s| s == kind.name()), "{}", kind.name());
+    }
+    assert_eq!(sections.len(), Kind::ALL.len(), "{sections:?}");
+    assert_eq!(stated::compiled_kinds(), Kind::ALL.to_vec());
+}
+
+#[test]
+fn plain_claims_are_read() {
+    assert_eq!(
+        kinds("Added unit tests for the parser."),
+        [Kind::TestsAdded]
+    );
+    assert_eq!(kinds("Fix flaky login test"), [Kind::TestsPass]);
+    assert_eq!(kinds("All tests pass now."), [Kind::TestsPass]);
+    assert_eq!(
+        kinds("Pure refactor, no behaviour change."),
+        [Kind::NoBehaviourChange]
+    );
+    assert_eq!(kinds("Coverage is unchanged."), [Kind::CoverageKept]);
+    assert_eq!(kinds("No new dependencies."), [Kind::NoNewDependencies]);
+    assert_eq!(kinds("Fixed the remaining mypy errors."), [Kind::LintClean]);
+    assert_eq!(kinds("- [x] Tests added"), [Kind::TestsAdded]);
+    assert_eq!(
+        kinds("Refactor only; tests pass"),
+        [Kind::NoBehaviourChange, Kind::TestsPass]
+    );
+}
+
+#[test]
+fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
+    for text in [
+        "No tests added.",
+        "I didn't add tests for this.",
+        "Done without adding tests",
+        "Tests will be added in a follow-up.",
+        "Tests added later",
+        "TODO: add tests",
+        "Once tests pass, merge.",
+        "Do the tests pass?",
+        "- [ ] Tests added",
+        "> all tests pass",
+        "<!-- Did you add tests? Make sure all tests pass. -->",
+        "```\nall tests pass\n```",
+        "Make sure the tests pass before merging",
+        "We should add tests",
+        "Co-authored-by: Tests Pass <tp@example.com>",
+        "Run `tests pass` locally",
+        "The parser is done, but no tests added",
+        "Fix a problem with tests on Windows",
+        "Use the new test runner",
+        "Add a test bed for reflections in Solari.",
+        "Already covered by the tests in test_api.py",
+    ] {
+        assert!(kinds(text).is_empty(), "{text:?} read as {:?}", kinds(text));
+    }
+}
+
+#[test]
+fn literals_blanked_out_make_the_shape_of_an_assertion() {
+    assert_eq!(
+        shape("assert total(3) == 42"),
+        shape("assert total(3) == 41")
+    );
+    assert_ne!(
+        shape("assert total(3) == 42"),
+        shape("assert subtotal(3) == 42")
+    );
+    assert_eq!(
+        shape(r#"expect(name()).toBe("Ada")"#),
+        shape(r#"expect(name()).toBe('Bob')"#)
+    );
+}
+
+#[test]
+fn tests_kept_as_data_count_as_tests() {
+    for path in [
+        "crates/ty/resources/mdtest/scopes/global.md",
+        "src/__snapshots__/app.test.ts.snap",
+        "pkg/parse_test.go",
+        "src/test/java/FooTest.java",
+        "testdata/input.txt",
+    ] {
+        assert!(looks_like_test(path), "{path}");
+    }
+    assert!(!looks_like_test("src/parser/core.py"));
+}
