@@ -35,6 +35,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "TLS certificate verification is switched off in configuration or a command",
             ),
             (
+                r#"ACTIONS_ALLOW_UNSECURE_COMMANDS["']?\s*[:=]\s*["']?true"#,
+                "workflow commands are accepted from any step output (`ACTIONS_ALLOW_UNSECURE_COMMANDS`)",
+            ),
+            (
+                r#"toJSON\(\s*secrets\s*\)"#,
+                "every repository secret is handed to one step (`toJSON(secrets)`)",
+            ),
+            (
                 r#"(?i)--trusted-host\b|^\s*trusted-host\s*="#,
                 "pip trusts a host without TLS verification",
             ),

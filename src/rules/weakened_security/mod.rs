@@ -59,7 +59,8 @@ declare_rule! {
     ///   `SESSION_COOKIE_SECURE = False`, `httpOnly: false`, `sameSite: "none"`,
     ///   `.secure(false)`); `contentSecurityPolicy: false`; a CSP gaining `'unsafe-inline'`,
     ///   `'unsafe-eval'` or a `*` source; Django `DEBUG = True` or `ALLOWED_HOSTS = ["*"]` in a
-    ///   settings file.
+    ///   settings file; Flask `app.run(debug=True)` (a warning); jinja2 `autoescape=False`;
+    ///   paramiko `AutoAddPolicy`/`WarningPolicy` (SSH host keys unchecked).
     /// - Code execution on input that is not a constant: `eval`/`exec`, `new Function`,
     ///   `vm.runIn*Context`, `subprocess.*(.., shell=True)` under any name, `os.system`,
     ///   `os.popen`, `child_process.exec`/`execSync`, `spawn(.., { shell: true })`,
@@ -76,7 +77,8 @@ declare_rule! {
     ///   interpolated into `run:` or a github-script; `permissions` widened (`write-all`, a
     ///   scope raised to `write` over an explicit base setting); an action moved from a
     ///   40-hex commit pin to a tag or branch; `secrets: inherit` added (a warning for a
-    ///   workflow of the same repository).
+    ///   workflow of the same repository); `ACTIONS_ALLOW_UNSECURE_COMMANDS: true` and
+    ///   `toJSON(secrets)` added.
     ///
     /// In test code (test directories and files) TLS, CORS, cookie, CSRF, execution and
     /// deserialization findings are warnings: a test against a local self-signed server is
