@@ -304,8 +304,17 @@
 
 ; `eval(x)`, `exec(x)`, `builtins.eval(x)`.
 ((call
-   function: [(identifier) @_name (attribute object: (identifier) @_object attribute: (identifier) @_name)]
+   function: (identifier) @_name
    arguments: (argument_list . (_) @message.arg)) @finding
+ (#match? @_name "^(eval|exec)$")
+ (#set! kind "dynamic")
+ (#set! message "code built at run time is executed"))
+
+; Only the builtins module's: `session.exec(select(User))` (SQLModel) runs a query, not code.
+((call
+   function: (attribute object: (identifier) @_object attribute: (identifier) @_name)
+   arguments: (argument_list . (_) @message.arg)) @finding
+ (#eq? @_object "builtins")
  (#match? @_name "^(eval|exec)$")
  (#set! kind "dynamic")
  (#set! message "code built at run time is executed"))
@@ -332,8 +341,8 @@
 ((call
    function: (attribute object: (identifier) @_object attribute: (identifier) @_name)
    arguments: (argument_list . (_) @message.arg)) @finding
- (#match? @_object "^(pickle|cPickle|_pickle|marshal|dill|cloudpickle|jsonpickle|shelve)$")
- (#match? @_name "^(loads?|decode|Unpickler|open)$")
+ (#match? @_object "^(pickle|cPickle|_pickle|marshal|dill|cloudpickle|jsonpickle)$")
+ (#match? @_name "^(loads?|decode|Unpickler)$")
  (#set! kind "deserialize")
  (#set! message "untrusted data is unpickled (arbitrary code execution)"))
 

@@ -167,3 +167,6 @@ fn in_tests(path: &str) -> bool {
 fn normalize(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
+
+#[cfg(test)]
+mod tests;
