@@ -42,9 +42,20 @@ fn tokens(hit: &Hit) -> BTreeSet<String> {
 }
 
 /// The middleware's name: `helmet` for `helmet({..})`, the string for Django's list.
+/// A layer named by the protection it applies: `require_auth` for
+/// `middleware::from_fn(require_auth)`.
 fn middleware_name(hit: &Hit) -> String {
     let text = hit.text.trim_matches(['"', '\'']);
-    text.split('(').next().unwrap_or(text).to_string()
+    let head = text.split('(').next().unwrap_or(text);
+    let wrapper = head.rsplit("::").next().is_some_and(|last| {
+        last.starts_with("from_fn")
+            || last.starts_with("from_extractor")
+            || last.starts_with("map_request")
+    });
+    if wrapper && let Some(token) = tokens(hit).into_iter().next() {
+        return token;
+    }
+    head.to_string()
 }
 
 /// Reports removed protection.
