@@ -56,8 +56,19 @@ pub fn report(
         else {
             continue;
         };
+        let execution = matches!(
+            hit.kind,
+            Kind::Dynamic | Kind::ChildProcess | Kind::Deserialize
+        );
         let (severity, message) = if tests && severity > Severity::Warning {
             (Severity::Warning, format!("{message} (in test code)"))
+        } else if execution && severity > Severity::Warning && developer_script(head_text.path) {
+            // The input of a maintainer's own script is the maintainer's: an injection there
+            // needs the attacker at the keyboard already.
+            (
+                Severity::Warning,
+                format!("{message} (in a developer script)"),
+            )
         } else {
             (severity, message)
         };
@@ -215,6 +226,32 @@ fn weak_hash(hit: &Hit, text: &str) -> Option<(Severity, String)> {
     let line = lines_around(text, hit.line, hit.end_line);
     let evidence = password.is_match(&line) || password.is_match(&hit.key);
     evidence.then(|| (Severity::Error, format!("{}: `{}`", hit.message, hit.shown)))
+}
+
+/// Scripts the maintainers run by hand or in CI (`scripts/`, `tools/`, `bin/`, `.claude/`,
+/// `.github/`), not code the product ships.
+fn developer_script(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let mut dirs: Vec<&str> = lower.split('/').collect();
+    dirs.pop();
+    dirs.iter().any(|dir| {
+        matches!(
+            *dir,
+            "scripts"
+                | "script"
+                | "tools"
+                | "tooling"
+                | "bin"
+                | ".claude"
+                | ".github"
+                | "dev"
+                | "devtools"
+                | "ci"
+                | ".husky"
+                | "benchmarks"
+                | "bench"
+        )
+    })
 }
 
 /// Whether an object literal holds cookie options.

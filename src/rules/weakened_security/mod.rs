@@ -83,7 +83,8 @@ declare_rule! {
     /// In test code (test directories and files) TLS, CORS, cookie, CSRF, execution and
     /// deserialization findings are warnings: a test against a local self-signed server is
     /// the usual honest reason, and such code does not ship. Hard-coded JWT keys in tests are
-    /// not reported.
+    /// not reported. Code execution on built input in developer scripts (`scripts/`, `tools/`,
+    /// `bin/`, `.claude/`, `.github/`) is a warning too: its input is the maintainer's own.
     /// ## Why it matters
     /// Friction removal is the agent's favourite fix: "CORS is throwing errors, let me set
     /// `*`", "the certificate is self-signed, `verify=False`", "CSRF is blocking the tests".
