@@ -54,6 +54,7 @@ declare_rule! {
     ///   `dependencies=[Depends(verify_token)]`, `router.get("/admin", requireAuth, ..)`
     ///   losing the middleware) and `permission_classes = [AllowAny]`; security middleware
     ///   dropped from the app (`app.use(helmet())`, `app.use(csurf())`, `app.use(requireAuth)`, axum `.route_layer(from_fn(require_auth))`,
+    ///   or moved below the routes it guarded (Express runs middleware in order),
     ///   Django's `CsrfViewMiddleware`/`SecurityMiddleware`/`AuthenticationMiddleware`);
     ///   cookie flags off (`secure=False`, `httponly=False`, `samesite="None"`,
     ///   `SESSION_COOKIE_SECURE = False`, `httpOnly: false`, `sameSite: "none"`,
