@@ -1,5 +1,6 @@
 //! The text judgements the query kinds rest on.
 
+use super::added::mentions_password;
 use super::hits::constant;
 use super::indirect::{assignments, last_segment};
 
@@ -66,4 +67,21 @@ fn insecure_assignments_in_code_and_configuration() {
         .map(|(line, _)| line)
         .collect();
     assert_eq!(lines, vec![1]);
+}
+
+#[test]
+fn password_evidence_is_a_word_not_a_substring() {
+    for yes in [
+        "password",
+        "user_pass",
+        "hash_pwd(",
+        "PASSWD",
+        "new_passphrase",
+        "pw)",
+    ] {
+        assert!(mentions_password(yes), "{yes}");
+    }
+    for no in ["bypass_cache", "passthrough", "compass", "power"] {
+        assert!(!mentions_password(no), "{no}");
+    }
 }
