@@ -117,7 +117,7 @@ def run(bin_path, files):
         return [f for f in found if f["rule"] == "weakened-security"]
 
 def main():
-    bin_path = sys.argv[1]
+    bin_path = os.path.abspath(sys.argv[1])
     for suite, positives, negatives in [("bandit", BANDIT, BANDIT_CLEAN), ("zizmor", ZIZMOR, ZIZMOR_CLEAN)]:
         caught = 0
         in_scope = [c for c in positives if c[2]]
