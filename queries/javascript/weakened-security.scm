@@ -53,6 +53,7 @@
    value: [(arrow_function) (function_expression)]) @finding
  (#eq? @_name "checkServerIdentity")
  (#set! kind "flag")
+ (#set! severity "warning")
  (#set! message "TLS host name checking is replaced by a function"))
 
 ; `process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0"` and `process.env["..."] = 0`.

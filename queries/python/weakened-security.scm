@@ -3,7 +3,7 @@
 ; matches: code that switches a security control off: TLS verification, CORS, CSRF, route
 ;   authentication, cookie flags, CSP, Django debug settings, dynamic code or shell execution,
 ;   unsafe deserialization, weak password hashing, JWT verification.
-; prefilter: verify ssl SSL CERT_NONE check_hostname unverified HTTPSVERIFY NODE_TLS cors CORS Origin origins credentials csrf CSRF login_required permission Depends Security AllowAny authentication_classes required cookie COOKIE secure unsafe- src CSP DEBUG ALLOWED_HOSTS eval exec shell system popen getoutput pickle marshal dill yaml torch md5 sha1 hashlib jwt algorithms Middleware
+; prefilter: set_missing_host_key_policy autoescape Pickle debug verify ssl SSL CERT_NONE check_hostname unverified HTTPSVERIFY NODE_TLS cors CORS Origin origins credentials csrf CSRF login_required permission Depends Security AllowAny authentication_classes required cookie COOKIE secure unsafe- src CSP DEBUG ALLOWED_HOSTS eval exec shell system popen getoutput pickle marshal dill yaml torch md5 sha1 hashlib jwt algorithms Middleware
 ; captures:
 ;   @finding        required  the node reported (and, normalized, its identity within its scope)
 ;   @key            optional  kind `auth`: the protected function's name
@@ -99,6 +99,15 @@
  (#match? @_value "^['\"]?0['\"]?$")
  (#set! kind "flag")
  (#set! message "TLS certificate verification is switched off for the whole process"))
+
+; paramiko: `client.set_missing_host_key_policy(paramiko.AutoAddPolicy())` trusts any host key.
+((call
+   function: (attribute attribute: (identifier) @_name)
+   arguments: (argument_list . (_) @_policy)) @finding
+ (#eq? @_name "set_missing_host_key_policy")
+ (#match? @_policy "AutoAddPolicy|WarningPolicy")
+ (#set! kind "flag")
+ (#set! message "SSH host key verification is switched off"))
 
 ; --- CORS --------------------------------------------------------------------------------
 
@@ -276,6 +285,22 @@
  (#set! kind "flag")
  (#set! message "a security header or HTTPS redirect is switched off"))
 
+; jinja2 `Environment(autoescape=False)`: templates stop escaping HTML.
+((keyword_argument name: (identifier) @_name value: (false)) @finding
+ (#eq? @_name "autoescape")
+ (#set! kind "flag")
+ (#set! message "HTML autoescaping is switched off"))
+
+; Flask/Werkzeug `app.run(debug=True)`: the interactive debugger runs code for any visitor.
+((call
+   function: (attribute attribute: (identifier) @_method)
+   arguments: (argument_list (keyword_argument name: (identifier) @_name value: (true)) @finding))
+ (#eq? @_method "run")
+ (#eq? @_name "debug")
+ (#set! kind "flag")
+ (#set! severity "warning")
+ (#set! message "the app runs with the interactive debugger on"))
+
 ; --- Django settings -----------------------------------------------------------------------
 
 ((assignment left: (identifier) @_name right: (true)) @finding
@@ -293,8 +318,17 @@
 
 ; `eval(x)`, `exec(x)`, `builtins.eval(x)`.
 ((call
-   function: [(identifier) @_name (attribute object: (identifier) @_object attribute: (identifier) @_name)]
+   function: (identifier) @_name
    arguments: (argument_list . (_) @message.arg)) @finding
+ (#match? @_name "^(eval|exec)$")
+ (#set! kind "dynamic")
+ (#set! message "code built at run time is executed"))
+
+; Only the builtins module's: `session.exec(select(User))` (SQLModel) runs a query, not code.
+((call
+   function: (attribute object: (identifier) @_object attribute: (identifier) @_name)
+   arguments: (argument_list . (_) @message.arg)) @finding
+ (#eq? @_object "builtins")
  (#match? @_name "^(eval|exec)$")
  (#set! kind "dynamic")
  (#set! message "code built at run time is executed"))
@@ -321,8 +355,8 @@
 ((call
    function: (attribute object: (identifier) @_object attribute: (identifier) @_name)
    arguments: (argument_list . (_) @message.arg)) @finding
- (#match? @_object "^(pickle|cPickle|_pickle|marshal|dill|cloudpickle|jsonpickle|shelve)$")
- (#match? @_name "^(loads?|decode|Unpickler|open)$")
+ (#match? @_object "^(pickle|cPickle|_pickle|marshal|dill|cloudpickle|jsonpickle)$")
+ (#match? @_name "^(loads?|decode|Unpickler)$")
  (#set! kind "deserialize")
  (#set! message "untrusted data is unpickled (arbitrary code execution)"))
 

@@ -3,13 +3,13 @@
 ; matches: code that switches a security control off: reqwest/native-tls certificate and host
 ;   name checks, rustls `dangerous()` verifiers, permissive CORS layers, cookie flags, CSP,
 ;   shell commands built at run time, JWT signature validation, weak password digests.
-; prefilter: danger_accept dangerous ServerCertVerifier permissive allow_any_origin allow_origin mirror_request send_wildcard allow_credentials supports_credentials secure http_only same_site unsafe- Command insecure_disable dangerous_insecure validate_exp Md5 md5 Sha1 sha1
+; prefilter: layer wrap danger_accept dangerous ServerCertVerifier permissive allow_any_origin allow_origin mirror_request send_wildcard allow_credentials supports_credentials secure http_only same_site unsafe- Command insecure_disable dangerous_insecure validate_exp Md5 md5 Sha1 sha1
 ; captures:
 ;   @finding        required  the node reported (and, normalized, its identity within its scope)
 ;   @message.value  optional  kind `via-true`: the variable or setting passed in
 ;   @message.arg    optional  kinds `dynamic`, `weak-hash`: the input argument
 ;   @_…             helpers for predicates, ignored by Rust
-; properties: `kind` (flag, via-true, cors, credentials, dynamic, weak-hash), `message`,
+; properties: `kind` (flag, via-true, cors, credentials, middleware, dynamic, weak-hash), `message`,
 ;   `severity`.
 
 ; --- TLS ---------------------------------------------------------------------------------
@@ -75,6 +75,17 @@
  (#match? @_name "^(allow_credentials|supports_credentials)$")
  (#not-match? @_args "false")
  (#set! kind "credentials"))
+
+; --- Authentication layers --------------------------------------------------------------
+
+; axum/tower `.route_layer(middleware::from_fn(require_auth))`: its removal is judged by the
+; Rust side.
+((call_expression
+   function: (field_expression field: (field_identifier) @_name)
+   arguments: (arguments . (_) @finding))
+ (#match? @_name "^(layer|route_layer|wrap)$")
+ (#match? @finding "(?i)auth|login|jwt|session|guard|require_user|permission|bearer")
+ (#set! kind "middleware"))
 
 ; --- Cookies, CSP --------------------------------------------------------------------------
 

@@ -56,8 +56,19 @@ pub fn report(
         else {
             continue;
         };
+        let execution = matches!(
+            hit.kind,
+            Kind::Dynamic | Kind::ChildProcess | Kind::Deserialize
+        );
         let (severity, message) = if tests && severity > Severity::Warning {
             (Severity::Warning, format!("{message} (in test code)"))
+        } else if execution && severity > Severity::Warning && developer_script(head_text.path) {
+            // The input of a maintainer's own script is the maintainer's: an injection there
+            // needs the attacker at the keyboard already.
+            (
+                Severity::Warning,
+                format!("{message} (in a developer script)"),
+            )
         } else {
             (severity, message)
         };
@@ -196,25 +207,57 @@ fn dynamic(hit: &Hit) -> Option<(Severity, String)> {
     })
 }
 
+/// Whether text names a password (`password`, `user_pass`, `pwd`), not a word that merely
+/// contains "pass" (`bypass`, `passthrough`).
+pub(super) fn mentions_password(text: &str) -> bool {
+    static PASSWORD: OnceLock<Option<Regex>> = OnceLock::new();
+    PASSWORD
+        .get_or_init(|| {
+            Regex::new(r"(?i)passw(or)?d|passphrase|(^|[^a-z])(pass|pwd|pw)([^a-z]|$)").ok()
+        })
+        .as_ref()
+        .is_some_and(|pattern| pattern.is_match(text))
+}
+
 /// md5/sha1 with a password in the call, on its line, or in the scope's name.
 fn weak_hash(hit: &Hit, text: &str) -> Option<(Severity, String)> {
-    static PASSWORD: OnceLock<Option<Regex>> = OnceLock::new();
-    let password = PASSWORD
-        .get_or_init(|| Regex::new(r"(?i)pass(word|wd|phrase)?|\bpwd\b|\bpw\b").ok())
-        .as_ref()?;
     let lower = hit.text.to_ascii_lowercase();
     // `hashlib.new(name, data)` and `new(..)` of other APIs: only md5/sha1 by name.
-    if hit.text.contains("new(")
-        && !(lower.contains("'md5'")
-            || lower.contains("\"md5\"")
-            || lower.contains("'sha1'")
-            || lower.contains("\"sha1\""))
-    {
+    let named = ["'md5'", "\"md5\"", "'sha1'", "\"sha1\""]
+        .iter()
+        .any(|name| lower.contains(name));
+    if hit.text.contains("new(") && !named {
         return None;
     }
     let line = lines_around(text, hit.line, hit.end_line);
-    let evidence = password.is_match(&line) || password.is_match(&hit.key);
-    evidence.then(|| (Severity::Error, format!("{}: `{}`", hit.message, hit.shown)))
+    (mentions_password(&line) || mentions_password(&hit.key))
+        .then(|| (Severity::Error, format!("{}: `{}`", hit.message, hit.shown)))
+}
+
+/// Scripts the maintainers run by hand or in CI (`scripts/`, `tools/`, `bin/`, `.claude/`,
+/// `.github/`), not code the product ships.
+fn developer_script(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let mut dirs: Vec<&str> = lower.split('/').collect();
+    dirs.pop();
+    dirs.iter().any(|dir| {
+        matches!(
+            *dir,
+            "scripts"
+                | "script"
+                | "tools"
+                | "tooling"
+                | "bin"
+                | ".claude"
+                | ".github"
+                | "dev"
+                | "devtools"
+                | "ci"
+                | ".husky"
+                | "benchmarks"
+                | "bench"
+        )
+    })
 }
 
 /// Whether an object literal holds cookie options.

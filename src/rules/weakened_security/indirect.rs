@@ -54,7 +54,7 @@ fn uses(hits: &[Hit]) -> Vec<Use> {
 
 /// `settings.VERIFY_SSL` → `VERIFY_SSL`, `config["verify_ssl"]` → `verify_ssl`,
 /// `Settings::INSECURE` → `INSECURE`; `None` for names too short to pair safely.
-fn last_segment(value: &str) -> Option<String> {
+pub(super) fn last_segment(value: &str) -> Option<String> {
     let trimmed = value.trim().trim_end_matches([']', ')']);
     let last = trimmed
         .rsplit(['.', '[', ':'])
@@ -95,7 +95,7 @@ struct Assignment {
 
 /// Lines of `text` that set `name` to the insecure value: `VERIFY = False`,
 /// `verify_ssl: false`, `const VERIFY = false;`, `VERIFY_SSL=0`, `let insecure = true;`.
-fn assignments(text: &str, name: &str, insecure_true: bool) -> Vec<(u32, String)> {
+pub(super) fn assignments(text: &str, name: &str, insecure_true: bool) -> Vec<(u32, String)> {
     let values = if insecure_true {
         "true|1|yes|on"
     } else {

@@ -35,6 +35,14 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 "TLS certificate verification is switched off in configuration or a command",
             ),
             (
+                r#"ACTIONS_ALLOW_UNSECURE_COMMANDS["']?\s*[:=]\s*["']?true"#,
+                "workflow commands are accepted from any step output (`ACTIONS_ALLOW_UNSECURE_COMMANDS`)",
+            ),
+            (
+                r#"toJSON\(\s*secrets\s*\)"#,
+                "every repository secret is handed to one step (`toJSON(secrets)`)",
+            ),
+            (
                 r#"(?i)--trusted-host\b|^\s*trusted-host\s*="#,
                 "pip trusts a host without TLS verification",
             ),
@@ -45,11 +53,48 @@ fn patterns() -> &'static [(Regex, &'static str)] {
     })
 }
 
+/// Files whose lines configure or run something: CI and package-manager configuration, shell
+/// scripts, Dockerfiles, Makefiles, `.env`. Documentation and other text (README, the gate's
+/// own query files) only talk about these settings.
+fn configures(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let extension = name.rsplit_once('.').map(|(_, extension)| extension);
+    matches!(
+        extension,
+        Some(
+            "yml"
+                | "yaml"
+                | "json"
+                | "toml"
+                | "ini"
+                | "cfg"
+                | "conf"
+                | "sh"
+                | "bash"
+                | "zsh"
+                | "ps1"
+                | "mk"
+                | "env"
+        )
+    ) || name.starts_with(".env")
+        || name.starts_with("dockerfile")
+        || name.ends_with(".dockerfile")
+        || matches!(
+            name,
+            "makefile" | "justfile" | ".npmrc" | ".yarnrc" | "procfile"
+        )
+        || (extension.is_none() && lower.contains("bin/"))
+}
+
 /// Reports added lines that switch TLS verification off.
 pub fn check(index: usize, pair: &FilePair, out: &mut ChangeOutput) {
     let Some(head) = pair.head.text() else {
         return;
     };
+    if !configures(pair.path()) {
+        return;
+    }
     let mut in_base: HashMap<&str, usize> = HashMap::new();
     for line in pair.base.text().unwrap_or_default().lines() {
         *in_base.entry(line.trim()).or_default() += 1;
@@ -59,6 +104,13 @@ pub fn check(index: usize, pair: &FilePair, out: &mut ChangeOutput) {
         let Ok(number) = u32::try_from(number + 1) else {
             break;
         };
+        // A commented-out setting does nothing.
+        if [";", "#", "//"]
+            .iter()
+            .any(|opener| line.trim_start().starts_with(opener))
+        {
+            continue;
+        }
         let Some((_, what)) = patterns()
             .iter()
             .find(|(pattern, _)| pattern.is_match(line))

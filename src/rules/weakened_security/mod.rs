@@ -53,13 +53,15 @@ declare_rule! {
     ///   (`@login_required`, `@jwt_required`, `Depends(get_current_user)`,
     ///   `dependencies=[Depends(verify_token)]`, `router.get("/admin", requireAuth, ..)`
     ///   losing the middleware) and `permission_classes = [AllowAny]`; security middleware
-    ///   dropped from the app (`app.use(helmet())`, `app.use(csurf())`, `app.use(requireAuth)`,
+    ///   dropped from the app (`app.use(helmet())`, `app.use(csurf())`, `app.use(requireAuth)`, axum `.route_layer(from_fn(require_auth))`,
+    ///   or moved below the routes it guarded (Express runs middleware in order),
     ///   Django's `CsrfViewMiddleware`/`SecurityMiddleware`/`AuthenticationMiddleware`);
     ///   cookie flags off (`secure=False`, `httponly=False`, `samesite="None"`,
     ///   `SESSION_COOKIE_SECURE = False`, `httpOnly: false`, `sameSite: "none"`,
     ///   `.secure(false)`); `contentSecurityPolicy: false`; a CSP gaining `'unsafe-inline'`,
     ///   `'unsafe-eval'` or a `*` source; Django `DEBUG = True` or `ALLOWED_HOSTS = ["*"]` in a
-    ///   settings file.
+    ///   settings file; Flask `app.run(debug=True)` (a warning); jinja2 `autoescape=False`;
+    ///   paramiko `AutoAddPolicy`/`WarningPolicy` (SSH host keys unchecked).
     /// - Code execution on input that is not a constant: `eval`/`exec`, `new Function`,
     ///   `vm.runIn*Context`, `subprocess.*(.., shell=True)` under any name, `os.system`,
     ///   `os.popen`, `child_process.exec`/`execSync`, `spawn(.., { shell: true })`,
@@ -76,12 +78,14 @@ declare_rule! {
     ///   interpolated into `run:` or a github-script; `permissions` widened (`write-all`, a
     ///   scope raised to `write` over an explicit base setting); an action moved from a
     ///   40-hex commit pin to a tag or branch; `secrets: inherit` added (a warning for a
-    ///   workflow of the same repository).
+    ///   workflow of the same repository); `ACTIONS_ALLOW_UNSECURE_COMMANDS: true` and
+    ///   `toJSON(secrets)` added.
     ///
     /// In test code (test directories and files) TLS, CORS, cookie, CSRF, execution and
     /// deserialization findings are warnings: a test against a local self-signed server is
     /// the usual honest reason, and such code does not ship. Hard-coded JWT keys in tests are
-    /// not reported.
+    /// not reported. Code execution on built input in developer scripts (`scripts/`, `tools/`,
+    /// `bin/`, `.claude/`, `.github/`) is a warning too: its input is the maintainer's own.
     /// ## Why it matters
     /// Friction removal is the agent's favourite fix: "CORS is throwing errors, let me set
     /// `*`", "the certificate is self-signed, `verify=False`", "CSRF is blocking the tests".
@@ -165,3 +169,6 @@ fn in_tests(path: &str) -> bool {
 fn normalize(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
+
+#[cfg(test)]
+mod tests;

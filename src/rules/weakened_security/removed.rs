@@ -42,9 +42,20 @@ fn tokens(hit: &Hit) -> BTreeSet<String> {
 }
 
 /// The middleware's name: `helmet` for `helmet({..})`, the string for Django's list.
+/// A layer named by the protection it applies: `require_auth` for
+/// `middleware::from_fn(require_auth)`.
 fn middleware_name(hit: &Hit) -> String {
     let text = hit.text.trim_matches(['"', '\'']);
-    text.split('(').next().unwrap_or(text).to_string()
+    let head = text.split('(').next().unwrap_or(text);
+    let wrapper = head.rsplit("::").next().is_some_and(|last| {
+        last.starts_with("from_fn")
+            || last.starts_with("from_extractor")
+            || last.starts_with("map_request")
+    });
+    if wrapper && let Some(token) = tokens(hit).into_iter().next() {
+        return token;
+    }
+    head.to_string()
 }
 
 /// Reports removed protection.
@@ -116,6 +127,11 @@ pub fn report(
             .collect()
     };
     let installed = names(head);
+    if language.family() == "js"
+        && let Some(base_text) = context.side(Side::Base)
+    {
+        moved_after_routes(context, head_text.text, base_text.text, head, base, out);
+    }
     for hit in base.iter().filter(|hit| hit.kind == Kind::Middleware) {
         let name = middleware_name(hit);
         if installed.contains(&name) || !context.pair.removed.overlaps(hit.line, hit.end_line) {
@@ -141,6 +157,61 @@ pub fn report(
             }),
             confidence: Confidence::Certain,
         });
+    }
+}
+
+/// The 1-based line of the first Express-style route (`app.get(`, `router.post(`).
+fn first_route(text: &str) -> Option<u32> {
+    static PATTERN: OnceLock<Option<Regex>> = OnceLock::new();
+    let pattern = PATTERN
+        .get_or_init(|| {
+            Regex::new(r"\b(app|router|server|api)\.(get|post|put|patch|delete|all|route)\(").ok()
+        })
+        .as_ref()?;
+    let index = text.lines().position(|line| pattern.is_match(line))?;
+    u32::try_from(index + 1).ok()
+}
+
+/// Middleware that base installed before the first route and head installs after it: Express
+/// runs middleware in order, so the routes above it no longer pass through it.
+fn moved_after_routes(
+    context: &FileContext<'_>,
+    head_text: &str,
+    base_text: &str,
+    head: &[Hit],
+    base: &[Hit],
+    out: &mut Output,
+) {
+    let (Some(head_route), Some(base_route)) = (first_route(head_text), first_route(base_text))
+    else {
+        return;
+    };
+    for hit in head.iter().filter(|hit| hit.kind == Kind::Middleware) {
+        let name = middleware_name(hit);
+        let before_in_base = base
+            .iter()
+            .filter(|old| old.kind == Kind::Middleware && middleware_name(old) == name)
+            .any(|old| old.line < base_route);
+        let before_in_head = head
+            .iter()
+            .filter(|new| new.kind == Kind::Middleware && middleware_name(new) == name)
+            .any(|new| new.line < head_route);
+        if before_in_base
+            && !before_in_head
+            && hit.line > head_route
+            && context.pair.added.overlaps(hit.line, hit.end_line)
+        {
+            out.candidates.push(Candidate::at_line(
+                Side::Head,
+                hit.line,
+                Severity::Error,
+                format!(
+                    "security middleware `{name}` now comes after the routes (line {head_route} \
+                     on): the routes declared before it no longer pass through it"
+                ),
+                format!("middleware-moved:{name}"),
+            ));
+        }
     }
 }
 
