@@ -513,6 +513,10 @@ pub struct ChangeSet {
     /// The names of head's top-level entries (files and folders), so that a folder the change
     /// removes whole is told from one that keeps unchanged files; `None` when not known.
     pub head_top_level: Option<std::collections::BTreeSet<String>>,
+    /// Base text of the tests that by naming convention belong to the changed production files
+    /// but that the change does not touch (`test_x.py` for `x.py`), so `test-fitted-code` can
+    /// link the code to the tests it is fitted to.
+    pub related_tests: Vec<(String, String)>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

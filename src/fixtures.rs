@@ -66,6 +66,10 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
         .filter(|path| crate::rules::collection::is_js_source(path))
         .cloned()
         .collect();
+    let base_texts: BTreeMap<String, String> = base_files
+        .iter()
+        .filter_map(|(path, bytes)| Some((path.clone(), String::from_utf8(bytes.clone()).ok()?)))
+        .collect();
     let mut files = pair_trees(base_files, head_files);
     files.extend(link_pairs(&base_links, &head_links));
     files.sort_by(|a, b| a.path().cmp(b.path()));
@@ -93,12 +97,13 @@ pub fn change_set(base: &Path, head: &Path) -> io::Result<ChangeSet> {
     Ok(ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
-        files,
         notes: Vec::new(),
         runner_configs,
         base_js_files,
         workspace_files,
         head_top_level: Some(head_top_level),
+        related_tests: crate::rules::related_tests(&files, |path| base_texts.get(path).cloned()),
+        files,
     })
 }
 
