@@ -516,6 +516,10 @@ pub struct ChangeSet {
     /// What the change's author says about it (commit messages, the pull request's title and
     /// body, an agent's last message), for `unbacked-claim`.
     pub claims: Vec<crate::claims::Claim>,
+    /// Base text of the tests that by naming convention belong to the changed production files
+    /// but that the change does not touch (`test_x.py` for `x.py`), so `test-fitted-code` can
+    /// link the code to the tests it is fitted to.
+    pub related_tests: Vec<(String, String)>,
 }
 
 /// Most base paths listed in [`ChangeSet::base_js_files`].

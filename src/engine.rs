@@ -253,6 +253,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
             workspaces: &workspaces,
             policy,
             head_top_level: change.head_top_level.as_ref(),
+            related_tests: &change.related_tests,
             handoffs: results
                 .iter()
                 .enumerate()

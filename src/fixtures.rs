@@ -113,13 +113,14 @@ pub fn change_set_of_trees(base_tree: Tree, head_tree: Tree) -> ChangeSet {
     ChangeSet {
         base: "base".to_string(),
         head: "head".to_string(),
-        files,
         notes: Vec::new(),
         runner_configs,
         base_js_files,
         workspace_files,
         claims: Vec::new(),
         head_top_level: Some(head_top_level),
+        related_tests: crate::rules::related_tests(&files, |path| base_text(path)?.ok()),
+        files,
     }
 }
 

@@ -385,7 +385,26 @@ impl Git {
             }
         });
         self.read_js_runner_configs(merge_base, &mut change)?;
+        change.related_tests = self.related_tests(merge_base, &change.files)?;
         Ok((Some(base), change))
+    }
+
+    /// Base's conventional tests of the changed production files that the change leaves alone
+    /// (see [`crate::rules::related_tests`]); a test too large or not UTF-8 is left out.
+    fn related_tests(
+        &self,
+        commit: Oid,
+        files: &[crate::changeset::FilePair],
+    ) -> Result<Vec<(String, String)>, GitError> {
+        let tree = self.repo.find_commit(commit)?.tree()?;
+        Ok(crate::rules::related_tests(files, |path| {
+            let entry = tree.get_path(Path::new(path)).ok()?;
+            let blob = entry.to_object(&self.repo).ok()?.peel_to_blob().ok()?;
+            if blob.size() as u64 > crate::rules::RELATED_TEST_MAX_BYTES {
+                return None;
+            }
+            String::from_utf8(blob.content().to_vec()).ok()
+        }))
     }
 
     fn diff_options() -> DiffOptions {

@@ -395,6 +395,8 @@ pub(crate) fn is_generated(path: &str) -> bool {
         || name.ends_with(".pb.go")
         || name.contains(".generated.")
         || name.ends_with(".g.dart")
+        // Tool configuration (`vitest.config.ts`) is not source, and is often merged into one.
+        || name.contains(".config.")
 }
 
 #[cfg(test)]

@@ -37,6 +37,7 @@ mod weakened_assertion;
 mod weakened_coverage;
 mod weakened_security;
 
+pub use fitted::{RELATED_TEST_MAX_BYTES, related_tests};
 pub use gate_config_change::POLICY_PATH;
 pub(crate) use todo_stub::is_test_path;
 pub use unbacked_claim::UNBACKED_CLAIM;
@@ -106,6 +107,9 @@ pub struct ChangeInput<'a> {
     pub policy: &'a crate::config::Policy,
     /// The top-level entries of head ([`crate::changeset::ChangeSet::head_top_level`]).
     pub head_top_level: Option<&'a std::collections::BTreeSet<String>>,
+    /// Tests of the changed files that the change does not touch
+    /// ([`crate::changeset::ChangeSet::related_tests`]).
+    pub related_tests: &'a [(String, String)],
 }
 
 /// What a change-level check produces.

@@ -21,6 +21,10 @@ pub struct Expectation {
     pub expected: Option<String>,
     /// The test that checks it.
     pub test: String,
+    /// The test's file (set by the caller).
+    pub path: String,
+    /// The object the function is called on (`billing` in `billing.compute_tax(..)`), if any.
+    pub receiver: Option<String>,
     /// Byte range of the assertion.
     pub range: std::ops::Range<usize>,
 }
@@ -115,6 +119,23 @@ pub fn call_parts(node: Node<'_>, source: &str) -> Option<(String, Vec<Option<St
     Some((name, args))
 }
 
+/// The object a call is made on: `billing` in `billing.compute_tax(1)`, `self.calc` in
+/// `self.calc.total()`; `None` for a bare call.
+pub fn receiver(node: Node<'_>, source: &str) -> Option<String> {
+    let node = match node.kind() {
+        "await" | "await_expression" | "try_expression" | "parenthesized_expression" => {
+            *children(node).first()?
+        }
+        _ => node,
+    };
+    let function = node.child_by_field_name("function")?;
+    let object = function
+        .child_by_field_name("object")
+        .or_else(|| function.child_by_field_name("value"))
+        .or_else(|| function.child_by_field_name("path"))?;
+    Some(text(object, source).to_string())
+}
+
 /// The two values an assertion compares, actual first when one side is a call.
 fn compared<'t>(node: Node<'t>, source: &str, language: Language) -> Option<(Node<'t>, Node<'t>)> {
     match (language, node.kind()) {
@@ -169,6 +190,8 @@ pub fn expectation(
         args,
         expected: literal(value, source).map(|lit| lit.text),
         test: test.to_string(),
+        path: String::new(),
+        receiver: receiver(call, source),
         range: node.byte_range(),
     })
 }
@@ -200,6 +223,8 @@ fn rust_expectation(node: Node<'_>, source: &str, test: &str) -> Option<Expectat
         args,
         expected: literal(value, &wrapped).map(|lit| lit.text),
         test: test.to_string(),
+        path: String::new(),
+        receiver: receiver(call, &wrapped),
         range: node.byte_range(),
     })
 }

@@ -10,6 +10,9 @@
 
 mod extract;
 mod literal;
+mod related;
+
+pub use related::{MAX_BYTES as RELATED_TEST_MAX_BYTES, read_related as related_tests};
 
 use super::context::{Candidate, FileContext, Output};
 use super::{ChangeInput, ChangeOutput, declare_rule, is_test_path};
@@ -39,12 +42,16 @@ declare_rule! {
     ///   `mocker.patch('billing.compute_tax', return_value=42)` then asserting `compute_tax`.
     ///
     /// How tests are linked to code: from the test bodies in the files the change touches (both
-    /// their base and head versions, and Rust `#[cfg(test)]` modules), the rule reads which
-    /// function each assertion calls (by bare name), with which literal arguments, and which
-    /// literal it expects (`assert f(7) == 5040`, `expect(f(7)).toBe(5040)`,
+    /// their base and head versions, and Rust `#[cfg(test)]` modules), and from the base
+    /// version of the conventional test files of each changed production file that the change
+    /// leaves alone (`test_x.py`/`x_test.py` beside it or under a `tests/` folder above it,
+    /// `x.test.ts`/`x.spec.js` beside it or under `__tests__/`, `tests/x.rs`), the rule reads
+    /// which function each assertion calls (by bare name), with which literal arguments, and
+    /// which literal it expects (`assert f(7) == 5040`, `expect(f(7)).toBe(5040)`,
     /// `assert_eq!(f(7), 5040)`, `assertEqual`, `assert.equal`). A changed production function
-    /// of that name is then checked against those inputs and values. Tests in files the change
-    /// does not touch are not read.
+    /// of that name is then checked against those inputs and values. Other unchanged test
+    /// files are not read, and a value reached through a variable
+    /// (`result = f(7); assert result == 5040`) is not linked.
     /// ## Why it matters
     /// Reward hacking: an agent that cannot make a failing test pass makes the code return what
     /// the test expects. The build is green and the behaviour is not implemented.
@@ -125,9 +132,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 }
                 Some("expect") if in_test => {
                     let test = enclosing_test(node, base.text, language);
-                    handoff
-                        .expectations
-                        .extend(extract::expectation(node, base.text, language, &test));
+                    handoff.expectations.extend(
+                        extract::expectation(node, base.text, language, &test)
+                            .map(|e| in_file(e, path)),
+                    );
                 }
                 Some("env") if !in_test => {
                     *base_env.entry(env_key(found, node, base.text)).or_default() += 1;
@@ -162,7 +170,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             }
             Some("expect") if in_test => {
                 let test = enclosing_test(node, head.text, language);
-                head_expectations.extend(extract::expectation(node, head.text, language, &test));
+                head_expectations.extend(
+                    extract::expectation(node, head.text, language, &test)
+                        .map(|e| in_file(e, path)),
+                );
             }
             Some("mock") if in_test && touched => mocks.push(node),
             Some("env") if !in_test => {
@@ -171,7 +182,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 *seen += 1;
                 if touched && *seen > base_env.get(&key).copied().unwrap_or(0) {
                     out.candidates
-                        .extend(env_candidate(node, head.text, language, found));
+                        .extend(env_candidate(path, node, head.text, language, found));
                 }
             }
             _ => {}
@@ -306,6 +317,7 @@ fn env_key(found: &crate::query::QueryMatch, node: Node<'_>, source: &str) -> St
 }
 
 fn env_candidate(
+    path: &str,
     node: Node<'_>,
     source: &str,
     language: Language,
@@ -327,7 +339,12 @@ fn env_candidate(
         return None;
     }
     let only_logs = guarded_branch_only_logs(node, source);
-    let (severity, tail) = if only_logs {
+    let (severity, tail) = if is_runner_code(path) {
+        (
+            Severity::Note,
+            "; this looks like a test runner's or plugin's own code, where that is the job",
+        )
+    } else if only_logs {
         (
             Severity::Note,
             "; the branch only logs, so behaviour does not change",
@@ -345,6 +362,25 @@ fn env_candidate(
         format!("production code detects that it runs under test (`{shown}`){tail}"),
         format!("env:{}:{shown}", found.key),
     ))
+}
+
+/// A test runner's own packages (`packages/jest-reporters/`, `_pytest/`, `vitest/`) and
+/// plugins (`pytest_django/`, `eslint-plugin-jest`), which read the runner's variables by design.
+fn is_runner_code(path: &str) -> bool {
+    path.split('/').rev().skip(1).any(|dir| {
+        let dir = dir.to_ascii_lowercase();
+        [
+            "jest",
+            "vitest",
+            "pytest",
+            "mocha",
+            "nextest",
+            "test-runner",
+            "testing-library",
+        ]
+        .iter()
+        .any(|runner| dir.contains(runner))
+    })
 }
 
 fn is_in_source_block_condition(node: Node<'_>, source: &str) -> bool {
@@ -419,15 +455,23 @@ fn self_mock(
     language: Language,
     expectations: &[Expectation],
 ) -> Option<Candidate> {
-    let (target, value, scope) = match language {
+    let (target, owner, value, scope) = match language {
         Language::Python => python_mock(mock, source)?,
         Language::Rust => return None,
         _ => js_mock(mock, source)?,
     };
+    // The asserted call must reach the mocked function: a bare call, or one on the object
+    // (or module) that was patched, not a same-named method of another object.
     let checked = expectations.iter().find(|expectation| {
         expectation.callee == target
             && scope.start_byte() <= expectation.range.start
             && expectation.range.end <= scope.end_byte()
+            && match (&expectation.receiver, &owner) {
+                (None, _) | (_, None) => true,
+                (Some(receiver), Some(owner)) => {
+                    receiver == owner || receiver.rsplit('.').next() == Some(owner.as_str())
+                }
+            }
     })?;
     let returning = value
         .map(|value| format!(" (returning `{value}`)"))
@@ -451,7 +495,7 @@ fn self_mock(
 /// `mocker.patch("billing.compute_tax", return_value=42)`, `@patch("billing.compute_tax")`,
 /// `patch.object(billing, "compute_tax", ...)`, `monkeypatch.setattr(billing, "compute_tax",
 /// lambda *a: 42)`: the patched name, the value, and the test function around it.
-fn python_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<String>, Node<'t>)> {
+fn python_mock<'t>(call: Node<'t>, source: &str) -> Option<Mocked<'t>> {
     let function = call.child_by_field_name("function")?;
     let method = match function.kind() {
         "attribute" => text(function.child_by_field_name("attribute")?, source),
@@ -480,12 +524,22 @@ fn python_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<Strin
         let node = positional.get(index)?;
         (node.kind() == "string").then(|| crate::lang::string_literal_text(*node, source))
     };
-    let target = match method {
-        "patch" => string_at(0)?.rsplit('.').next()?.to_string(),
-        "object" => string_at(1)?,
+    let dotted = |dotted: String| -> Option<(String, Option<String>)> {
+        let mut parts = dotted.rsplit('.');
+        let name = parts.next()?.to_string();
+        Some((name, parts.next().map(str::to_string)))
+    };
+    let object_text = || {
+        positional
+            .first()
+            .map(|node| text(*node, source).to_string())
+    };
+    let (target, owner) = match method {
+        "patch" => dotted(string_at(0)?)?,
+        "object" => (string_at(1)?, object_text()),
         "setattr" => match string_at(0) {
-            Some(dotted) if dotted.contains('.') => dotted.rsplit('.').next()?.to_string(),
-            _ => string_at(1)?,
+            Some(path) if path.contains('.') => dotted(path)?,
+            _ => (string_at(1)?, object_text()),
         },
         _ => return None,
     };
@@ -507,9 +561,10 @@ fn python_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<Strin
     let mut current = call.parent();
     while let Some(ancestor) = current {
         match ancestor.kind() {
-            "function_definition" => return Some((target, value, ancestor)),
+            "function_definition" => return Some((target, owner, value, ancestor)),
             "decorated_definition" => {
-                return Some((target, value, ancestor.child_by_field_name("definition")?));
+                let definition = ancestor.child_by_field_name("definition")?;
+                return Some((target, owner, value, definition));
             }
             _ => current = ancestor.parent(),
         }
@@ -519,12 +574,15 @@ fn python_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<Strin
 
 /// `jest.spyOn(mod, 'computeTax').mockReturnValue(42)`: the spied name, the value, and the
 /// test callback around it.
-fn js_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<String>, Node<'t>)> {
+fn js_mock<'t>(call: Node<'t>, source: &str) -> Option<Mocked<'t>> {
     let function = call.child_by_field_name("function")?;
     let spy = function.child_by_field_name("object")?;
     let spy_args = spy.child_by_field_name("arguments")?;
     let name = spy_args.named_child(1)?;
     let target = crate::lang::string_literal_text(name, source);
+    let owner = spy_args
+        .named_child(0)
+        .map(|node| text(node, source).to_string());
     let value = call
         .child_by_field_name("arguments")
         .and_then(|args| args.named_child(0))
@@ -541,12 +599,16 @@ fn js_mock<'t>(call: Node<'t>, source: &str) -> Option<(String, Option<String>, 
             ancestor.kind(),
             "arrow_function" | "function_expression" | "function_declaration" | "method_definition"
         ) {
-            return Some((target, value, ancestor));
+            return Some((target, owner, value, ancestor));
         }
         current = ancestor.parent();
     }
     None
 }
+
+/// A mock: the replaced function's name, the object or module it belongs to, the value it now
+/// returns, and the test around it.
+type Mocked<'t> = (String, Option<String>, Option<String>, Node<'t>);
 
 /// The change-level link: changed production functions against what the tests expect.
 fn link(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
@@ -555,14 +617,31 @@ fn link(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
         .iter()
         .filter_map(|(index, handoff)| Some((*index, handoff.downcast_ref::<Handoff>()?)))
         .collect();
+    let suspicious = handoffs.iter().any(|(_, handoff)| {
+        handoff
+            .functions
+            .iter()
+            .any(|function| function.shape.is_some() || !function.special.is_empty())
+    });
+    if !suspicious {
+        return;
+    }
+    // The tests the change leaves alone are parsed only now that some function looks fitted.
+    let related: Vec<Expectation> = input
+        .related_tests
+        .iter()
+        .flat_map(|(path, text)| related_expectations(path, text))
+        .collect();
     let mut by_callee: HashMap<&str, Vec<&Expectation>> = HashMap::new();
-    for (_, handoff) in &handoffs {
-        for expectation in &handoff.expectations {
-            by_callee
-                .entry(expectation.callee.as_str())
-                .or_default()
-                .push(expectation);
-        }
+    for expectation in handoffs
+        .iter()
+        .flat_map(|(_, handoff)| &handoff.expectations)
+        .chain(&related)
+    {
+        by_callee
+            .entry(expectation.callee.as_str())
+            .or_default()
+            .push(expectation);
     }
     if by_callee.is_empty() {
         return;
@@ -592,6 +671,40 @@ fn link(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
             }
         }
     }
+}
+
+/// What a test file that the change does not touch checks.
+fn related_expectations(path: &str, text: &str) -> Vec<Expectation> {
+    let Some(language) = Language::from_path(path) else {
+        return Vec::new();
+    };
+    let Some(compiled) = crate::query::compiled(language, QUERY) else {
+        return Vec::new();
+    };
+    let Ok(parsed) = crate::lang::parse(language, text.to_string()) else {
+        return Vec::new();
+    };
+    let root = parsed.tree.root_node();
+    crate::query::run(compiled, &parsed, language)
+        .iter()
+        .filter(|found| found.property("kind") == Some("expect"))
+        .take(MAX_PER_KIND)
+        .filter_map(|found| {
+            let node = node_of(root, found)?;
+            let test = enclosing_test(node, text, language);
+            extract::expectation(node, text, language, &test).map(|e| in_file(e, path))
+        })
+        .collect()
+}
+
+fn in_file(mut expectation: Expectation, path: &str) -> Expectation {
+    expectation.path = path.to_string();
+    expectation
+}
+
+/// How a message names the test: `test_x` (tests/test_y.py).
+fn test_label(expectation: &Expectation) -> String {
+    format!("`{}` ({})", expectation.test, expectation.path)
 }
 
 fn call_text(name: &str, expectation: &Expectation) -> String {
@@ -679,9 +792,9 @@ fn fitted_body(
         *line,
         Severity::Error,
         format!(
-            "`{}` {what}: test `{}` expects exactly that for `{}`; the code is fitted to the test, not the behaviour",
+            "`{}` {what}: test {} expects exactly that for `{}`; the code is fitted to the test, not the behaviour",
             function.name,
-            expectation.test,
+            test_label(expectation),
             call_text(&function.name, expectation)
         ),
         format!("fitted:{}", function.key),
@@ -719,10 +832,10 @@ fn special_cases(
             case.line,
             Severity::Error,
             format!(
-                "`{}` gains a branch for the input `{}`, which test `{}` passes (`{}`), returning {returns}: code special-cased to the test",
+                "`{}` gains a branch for the input `{}`, which test {} passes (`{}`), returning {returns}: code special-cased to the test",
                 function.name,
                 case.input,
-                expectation.test,
+                test_label(expectation),
                 call_text(&function.name, expectation)
             ),
             format!("special:{}:{}", function.key, case.input),
