@@ -28,7 +28,9 @@ declare_rule! {
     /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
     ///
-    /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`);
+    /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`),
+    ///   or left after a statement that always leaves the test (`return;` first, `if (true)
+    ///   return;`, `if True: return`, `return Ok(());`): the test passes without reaching it;
     /// - Rust: an `assert*!` turned into its `debug_assert*!` twin (compiled out under
     ///   `cargo test --release`).
     ///
@@ -1330,7 +1332,10 @@ fn compare(
             .take(3)
             .map(|a| {
                 if unreachable.iter().any(|dead| dead.norm == a.norm) {
-                    format!("`{}` (now in a branch that never runs)", a.shown())
+                    format!(
+                        "`{}` (now where it never runs: after a `return` or in a dead branch)",
+                        a.shown()
+                    )
                 } else {
                     format!("`{}`", a.shown())
                 }
