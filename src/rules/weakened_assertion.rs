@@ -17,7 +17,10 @@ declare_rule! {
     /// - assertions removed (the count drops): `test_login: 4 assertions → 1`;
     /// - an assertion replaced by a weaker one: exact equality → truthiness, defined, not-null,
     ///   `toHaveBeenCalled()` without arguments, `toHaveProperty('k')` without a value,
-    ///   `toHaveBeenCalledWith(expect.any(..))`; `assert x == 42` → `assert x`;
+    ///   `toHaveBeenCalledWith(expect.any(..))`, an expected value anything matches
+    ///   (`toMatchObject({})`, `toEqual(expect.anything())`, `expect.objectContaining({})`);
+    ///   membership for equality (`assertEqual` → `assertIn`, `assert x == y` →
+    ///   `assert y in x`); `assert x == 42` → `assert x`;
     ///   `assert_eq!(a, b)` → `assert!(a.is_ok())`;
     /// - a trivially true assertion added: `assert True`, `assert!(true)`,
     ///   `expect(true).toBe(true)`, `assert x == x`;
