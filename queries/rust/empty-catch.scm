@@ -8,21 +8,34 @@
 ;   @condition  optional  the expression whose error is discarded or propagated
 ;   @_…         helpers for predicates, ignored by Rust
 ; properties (#set!):
-;   kind  let-underscore | ok-statement | unwrap-or | err-arm | propagate
+;   kind  let-underscore | ok-statement | unwrap-or | err-arm | propagate | empty-if-let-err
+
+; if let Err(_e) = expr {}: the error matched and dropped
+; when: Err
+((if_expression
+   condition: (let_condition
+     pattern: (tuple_struct_pattern type: (identifier) @_err)
+     value: (_) @condition)
+   consequence: (block) @_body
+   !alternative)
+ @finding
+ (#eq? @_err "Err")
+ (#match? @_body "^\\{\\s*\\}$")
+ (#set! kind "empty-if-let-err"))
 
 ; let _ = expr;
 ((let_declaration value: (_) @condition) @finding
  (#match? @finding "^let\\s+_\\s*(:[^=]*)?=")
  (#set! kind "let-underscore"))
 
-; expr.ok();
+; expr.ok(); expr.is_ok(); expr.is_err(); (the answer thrown away with the error)
 ; when: ok
 ((expression_statement
    (call_expression
      function: (field_expression value: (_) @condition field: (field_identifier) @_method)
      arguments: (arguments) @_arguments))
  @finding
- (#eq? @_method "ok")
+ (#any-of? @_method "ok" "is_ok" "is_err")
  (#eq? @_arguments "()")
  (#set! kind "ok-statement"))
 

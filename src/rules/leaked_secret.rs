@@ -19,6 +19,10 @@ declare_rule! {
     /// `.env` and `.env.*`, `*.pem`/`*.key` holding a private key, `id_rsa`/`id_ed25519`,
     /// `*.p12`/`*.pfx`, `credentials.json`, `.npmrc` with `_authToken`, `.pypirc` with a password.
     ///
+    /// A self-identifying token written in pieces counts as written whole: literals joined by
+    /// `+` or adjacent (`"sk_live_" + "…"`, Python `"AKIA" "…"`), a template of literal parts
+    /// (`` `ghp_${"…"}${"…"}` ``), a literal array joined (`["xoxb", "…"].join("-")`).
+    ///
     /// A credential in a file or directory name the change adds (`config/ghp_….txt`) is a
     /// finding too. A line with more than ten credentials lists ten (self-identifying tokens
     /// first) and counts the rest in one more finding.
@@ -73,6 +77,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     // In a package manager's committed bundle only self-identifying tokens count: its minified
     // code is full of `password`/`apiKey` names next to prompts and public service ids.
     let vendored = crate::paths::vendored_tool(head.path).is_some();
+    let base_assembled = std::cell::OnceCell::new();
     for (index, line) in head.text.lines().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         if !context.is_added_line(number) {
@@ -94,6 +99,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             let secret = line.get(hit.start..hit.end).unwrap_or_default();
             push(out, number, hit.rule_id, hit.description, secret);
         }
+        if hits.is_empty() {
+            assembled(line, number, base_text, &base_assembled, vendored, out);
+        }
         if let Some(first_unlisted) = hits.get(MAX_FINDINGS_PER_LINE) {
             let more = hits.len() - MAX_FINDINGS_PER_LINE;
             let shown = redact(
@@ -106,6 +114,54 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Severity::Error,
                 format!("{more} more credentials added on this line, not listed one by one"),
                 format!("more:{shown}"),
+            ));
+        }
+    }
+}
+
+/// A token written in pieces (`"sk_live_" + "…"`, `` `ghp_${"…"}` ``, `[..].join("-")`): the
+/// pieces put back together are scanned, and a self-identifying token found there is reported.
+/// Generic keyword matches are left out: joined text is no assignment the scanner can read.
+fn assembled(
+    line: &str,
+    number: u32,
+    base_text: Option<&str>,
+    base_assembled: &std::cell::OnceCell<Vec<String>>,
+    vendored: bool,
+    out: &mut Output,
+) {
+    if vendored {
+        return;
+    }
+    // Pieces that base already put together the same way were moved, not added.
+    let in_base = |secret: &str| {
+        base_text.is_some_and(|base| base.contains(secret))
+            || base_assembled
+                .get_or_init(|| {
+                    base_text
+                        .map(|base| base.lines().flat_map(secrets::assembled_values).collect())
+                        .unwrap_or_default()
+                })
+                .iter()
+                .any(|value| value.contains(secret))
+    };
+    for value in secrets::assembled_values(line) {
+        let probe = format!("\"{value}\"");
+        for hit in secrets::scanner().scan_line(&probe) {
+            let secret = probe.get(hit.start..hit.end).unwrap_or_default();
+            if is_generic(hit.rule_id) || line.contains(secret) || in_base(secret) {
+                continue;
+            }
+            let shown = redact(secret);
+            out.candidates.push(Candidate::at_line(
+                Side::Head,
+                number,
+                Severity::Error,
+                format!(
+                    "{} added, assembled from string pieces: `{shown}`",
+                    hit.description
+                ),
+                format!("{}:{shown}", hit.rule_id),
             ));
         }
     }

@@ -53,7 +53,9 @@ declare_rule! {
     ///   never by line number), also when the file was renamed or the test moved to another file.
     /// - `skipif(False)`, `it.skipIf(false)`, `{ skip: false }`: conditions that never skip.
     /// - Rust cfgs that depend on the build (`#[cfg(feature = "slow")]`, `#[cfg(unix)]`).
-    /// - `.todo("...")` placeholders for tests that did not exist in base.
+    /// - `.todo("...")` placeholders for tests that did not exist in base, unless the change
+    ///   removes a test from the same file: then the placeholder stands where a real test was
+    ///   (a warning; `deleted-test` reports the removal).
     /// - A new test skipped only under a runtime condition (platform, version, optional
     ///   dependency: `skipif(sys.version_info < (3, 14))`, `skipif(sys.platform == "win32")`,
     ///   `skipUnless(hasattr(os, "fork"))`, `skipif(not HAS_X)`, `pytest.importorskip(..)`,
@@ -140,6 +142,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let existed =
             base_tests.contains(key) || encloses_tests || (key == MODULE_KEY && base_exists);
         if found.property("kind") == Some("todo") && !existed {
+            todo_for_a_removed_test(context, found, &base_tests, &head_tests, out);
             continue;
         }
         // A skip in a function that is no test and holds none (`def _skip_if_not_latest()`, a
@@ -322,6 +325,48 @@ fn declared_without_a_function(call: tree_sitter::Node<'_>, text: &str, own: &[S
         && arguments
             .named_child(0)
             .is_some_and(|title| matches!(title.kind(), "string" | "template_string"))
+}
+
+/// A new `it.todo("..")` in a file whose change removes a test: the placeholder stands where a
+/// real test was (`deleted-test` reports the removal itself). A warning: the placeholder may
+/// be an honest note, but the suite counts it and no longer runs the test.
+fn todo_for_a_removed_test(
+    context: &FileContext<'_>,
+    found: &crate::query::QueryMatch,
+    base_tests: &HashSet<String>,
+    head_tests: &[&str],
+    out: &mut Output,
+) {
+    let base_matches = context.matches(Side::Base, "tests");
+    let mut removed: Vec<&str> = base_matches
+        .iter()
+        .filter(|test| test.property("kind") == Some("test"))
+        .map(|test| test.key.as_str())
+        .filter(|key| base_tests.contains(*key) && !head_tests.contains(key))
+        .collect();
+    removed.dedup();
+    let Some(first) = removed.first() else {
+        return;
+    };
+    let marker = marker_text(context, Side::Head, found);
+    let others = match removed.len() {
+        1 => String::new(),
+        n => format!(" and {} more", n - 1),
+    };
+    out.candidates.push(Candidate {
+        side: Side::Head,
+        line: found.line,
+        end_line: found.end_line,
+        severity: Severity::Warning,
+        message: format!(
+            "placeholder `{marker}(\"{}\")` added where test `{first}`{others} was removed: \
+             the suite counts a test that does not run",
+            shorten(&found.name, 60)
+        ),
+        key: format!("todo:{}", found.key),
+        moved: None,
+        confidence: crate::finding::Confidence::Certain,
+    });
 }
 
 /// `this.skip()` whose `this` is not mocha's context: mocha binds `this` only in the function

@@ -20,7 +20,10 @@ declare_rule! {
     /// - assertions removed (the count drops): `test_login: 4 assertions → 1`;
     /// - an assertion replaced by a weaker one: exact equality → truthiness, defined, not-null,
     ///   `toHaveBeenCalled()` without arguments, `toHaveProperty('k')` without a value,
-    ///   `toHaveBeenCalledWith(expect.any(..))`; `assert x == 42` → `assert x`;
+    ///   `toHaveBeenCalledWith(expect.any(..))`, an expected value anything matches
+    ///   (`toMatchObject({})`, `toEqual(expect.anything())`, `expect.objectContaining({})`);
+    ///   membership for equality (`assertEqual` → `assertIn`, `assert x == y` →
+    ///   `assert y in x`); `assert x == 42` → `assert x`;
     ///   `assert_eq!(a, b)` → `assert!(a.is_ok())`;
     /// - a trivially true assertion added: `assert True`, `assert!(true)`,
     ///   `expect(true).toBe(true)`, `assert x == x`;
@@ -31,7 +34,9 @@ declare_rule! {
     /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
     ///
-    /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`);
+    /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`),
+    ///   or left after a statement that always leaves the test (`return;` first, `if (true)
+    ///   return;`, `if True: return`, `return Ok(());`): the test passes without reaching it;
     /// - Rust: an `assert*!` turned into its `debug_assert*!` twin (compiled out under
     ///   `cargo test --release`).
     ///
@@ -1407,7 +1412,10 @@ fn compare(
             .take(3)
             .map(|a| {
                 if unreachable.iter().any(|dead| dead.norm == a.norm) {
-                    format!("`{}` (now in a branch that never runs)", a.shown())
+                    format!(
+                        "`{}` (now where it never runs: after a `return` or in a dead branch)",
+                        a.shown()
+                    )
                 } else {
                     format!("`{}`", a.shown())
                 }

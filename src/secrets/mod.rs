@@ -10,6 +10,7 @@
 //! [`SecretHit`]s. No function here returns or formats a secret in full: callers get byte
 //! ranges and must display [`redact`]ed forms.
 
+mod assembled;
 mod files;
 mod filters;
 mod rules;
@@ -23,6 +24,7 @@ use crate::finding::fnv1a64;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::bytes::{Regex, RegexBuilder};
 
+pub use assembled::assembled_values;
 pub use files::sensitive_file;
 pub use rules::{Pattern, SecretRule};
 pub use stream::StreamHit;

@@ -176,6 +176,7 @@ fn condition_strength(expr: &str, raw_expr: &str) -> u8 {
     if same_sides(expr) {
         0
     } else if weak_comparison(expr)
+        || membership_only(raw_expr)
         || expr.starts_with("isinstance(")
         || !COMPARISONS.iter().any(|op| raw_expr.contains(op))
     {
@@ -183,6 +184,17 @@ fn condition_strength(expr: &str, raw_expr: &str) -> u8 {
     } else {
         2
     }
+}
+
+/// `"ann" in name`: membership pins less than equality (`"ann" in "joanna"` holds). A
+/// comprehension (`any(x in m for m in out)`) and `not in` are left as they were.
+fn membership_only(raw_expr: &str) -> bool {
+    raw_expr.contains(" in ")
+        && !raw_expr.contains(" not in ")
+        && !raw_expr.contains(" for ")
+        && !["==", "!=", "<", ">"]
+            .iter()
+            .any(|op| raw_expr.contains(op))
 }
 
 /// `a == a`, `a is a`: both sides of a comparison the same pure name.
@@ -291,7 +303,7 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
                 .unwrap_or_default();
             condition_strength(parts.first().copied().unwrap_or_default(), raw_first)
         }
-        "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" => 1,
+        "assertFalse" | "assertIsNotNone" | "assertIsInstance" | "assert_" | "assertIn" => 1,
         _ => 2,
     };
     if method.starts_with("assertAlmostEqual") {
@@ -388,6 +400,11 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
             | "toBeTrue"
             | "toBeFalse"
     ) || (matcher == "toHaveBeenCalled" && !negated)
+        // An expected value that any value (or any object) matches: `toMatchObject({})`,
+        // `toEqual(expect.anything())`, `toStrictEqual(expect.objectContaining({}))`.
+        || (matches!(matcher, "toEqual" | "toStrictEqual" | "toMatchObject" | "toBe")
+            && !negated
+            && matches_anything(args, matcher))
         // Existence of a key only; `toHaveProperty(key, value)` pins the value.
         || (matcher == "toHaveProperty" && top_level_args(args).len() < 2)
         // Called with arguments of some type only: `toHaveBeenCalledWith(expect.any(Function))`.
@@ -413,6 +430,15 @@ fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
     } else {
         2
     };
+}
+
+/// Whether an expected value passes for anything of its kind.
+fn matches_anything(args: &str, matcher: &str) -> bool {
+    matches!(
+        args,
+        "expect.anything()" | "expect.objectContaining({})" | "expect.arrayContaining([])"
+    ) || args.starts_with("expect.any(")
+        || (matcher == "toMatchObject" && args == "{}")
 }
 
 /// How much an expected-error argument pins (`toThrow(..)`, node's `assert.throws(fn, ..)`):

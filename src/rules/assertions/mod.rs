@@ -671,6 +671,9 @@ fn in_dead_branch(
     let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
         return false;
     };
+    if after_an_exit(root, node, source) {
+        return true;
+    }
     for parent in crate::lang::ancestors(root, node) {
         if matches!(parent.kind(), "if_statement" | "if_expression")
             && let Some(condition) = parent.child_by_field_name("condition")
@@ -692,6 +695,84 @@ fn in_dead_branch(
         }
     }
     false
+}
+
+/// Whether the node comes after a statement of its own function that always leaves it: a
+/// `return` (`return;`, `return Ok(())`), or an `if` on a true literal whose body starts with
+/// one (`if (true) return;`, `if True: return`). The test then passes without reaching it.
+fn after_an_exit(root: tree_sitter::Node<'_>, node: tree_sitter::Node<'_>, source: &str) -> bool {
+    let mut child = node;
+    for parent in crate::lang::ancestors(root, node) {
+        if is_function(parent.kind()) {
+            return false;
+        }
+        if matches!(parent.kind(), "statement_block" | "block" | "module") {
+            let mut cursor = parent.walk();
+            let exits = parent
+                .named_children(&mut cursor)
+                .take_while(|statement| statement.end_byte() <= child.start_byte())
+                .any(|statement| always_exits(statement, source));
+            if exits {
+                return true;
+            }
+        }
+        child = parent;
+    }
+    false
+}
+
+fn is_function(kind: &str) -> bool {
+    matches!(
+        kind,
+        "function_declaration"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function_declaration"
+            | "function_definition"
+            | "lambda"
+            | "function_item"
+            | "closure_expression"
+    )
+}
+
+/// `return ..`, or `if <true literal>` whose body starts with a `return`.
+fn always_exits(statement: tree_sitter::Node<'_>, source: &str) -> bool {
+    let statement = match statement.kind() {
+        // Rust: `return;` and `if true { .. }` are expression statements.
+        "expression_statement" => match statement.named_child(0) {
+            Some(inner) => inner,
+            None => return false,
+        },
+        _ => statement,
+    };
+    match statement.kind() {
+        "return_statement" | "return_expression" => true,
+        "if_statement" | "if_expression" => {
+            let Some(condition) = statement.child_by_field_name("condition") else {
+                return false;
+            };
+            let text = crate::rules::inventory::squash(
+                source.get(condition.byte_range()).unwrap_or_default(),
+            );
+            if classify::literal_truth(&text) != Some(true) {
+                return false;
+            }
+            let Some(body) = statement.child_by_field_name("consequence") else {
+                return false;
+            };
+            if always_exits(body, source) {
+                return true;
+            }
+            let mut cursor = body.walk();
+            let first = body
+                .named_children(&mut cursor)
+                .find(|n| !n.kind().contains("comment"));
+            first.is_some_and(|first| always_exits(first, source))
+        }
+        _ => false,
+    }
 }
 
 /// The innermost `if` with an `else` (or `elif`) around `range`, and which of its arms holds

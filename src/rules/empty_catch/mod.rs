@@ -35,8 +35,8 @@ declare_rule! {
     /// - Python: an `except` whose body is only `pass`, `...` or `continue`;
     ///   `with contextlib.suppress(Exception)` (or `BaseException`); a bare or broad
     ///   `except Exception:` that only returns `None` around code that used to raise.
-    /// - Rust: `let _ = expr;` and `expr.ok();` where base propagated the same call in the same
-    ///   function with `?`, `.unwrap()` or `.expect()`; `unwrap_or_default()`/`unwrap_or(..)`/
+    /// - Rust: `let _ = expr;`, `expr.ok();`, `expr.is_ok();` / `.is_err();` and an empty
+    ///   `if let Err(_) = expr {}` where base propagated the same call in the same function with `?`, `.unwrap()` or `.expect()`; `unwrap_or_default()`/`unwrap_or(..)`/
     ///   `unwrap_or_else(..)` where base propagated it with `?`; `Err(_) => {}`,
     ///   `Err(_) => ()`, `Err(_) => continue`.
     ///

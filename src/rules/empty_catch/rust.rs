@@ -1,4 +1,5 @@
-//! Rust: `let _ = expr;`, `expr.ok();` and `unwrap_or*` are everyday Rust, so they are reported
+//! Rust: `let _ = expr;`, `expr.ok();` (`.is_ok();`, `.is_err();`), an empty
+//! `if let Err(_) = expr {}` and `unwrap_or*` are everyday Rust, so they are reported
 //! only where base propagated the same expression in the same function (`expr?`,
 //! `expr.unwrap()`, `expr.expect(..)`) and head no longer does: the error that used to stop
 //! the function (or the test) is now dropped. That is the strongest evidence, so an error.
@@ -81,7 +82,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let discards = |found: &&QueryMatch| {
         matches!(
             found.property("kind"),
-            Some("let-underscore" | "ok-statement" | "unwrap-or")
+            Some("let-underscore" | "ok-statement" | "unwrap-or" | "empty-if-let-err")
         ) && context.pair.added.overlaps(found.line, found.end_line)
     };
     if !head.iter().any(|found| discards(&found)) {
@@ -94,6 +95,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let what = match found.property("kind") {
             Some("let-underscore") => "`let _ =` discards",
             Some("ok-statement") => "`.ok();` discards",
+            Some("empty-if-let-err") => "an empty `if let Err(..) = .. {}` discards",
             Some("unwrap-or") => "a default value hides",
             _ => continue,
         };
@@ -119,6 +121,8 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             .unwrap_or_default();
         let what = if found.property("kind") == Some("unwrap-or") {
             format!("`{method}()` hides")
+        } else if found.property("kind") == Some("ok-statement") {
+            format!("`.{method}();` discards")
         } else {
             what.to_string()
         };
