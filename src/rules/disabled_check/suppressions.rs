@@ -112,10 +112,47 @@ fn found_on<'m>(
                 anchor,
                 line: normalized(text.get(line_start..line_end).unwrap_or_default()),
                 statement,
-                judged: judge(language, source, inner),
+                judged: judge(language, source, inner)
+                    .map(|judged| closed_later(judged, text, found.byte_range.end)),
             }
         })
         .collect()
+}
+
+/// An ESLint `eslint-disable` block closed by a later `eslint-enable` (of every rule, or of
+/// those it named): it covers the lines between, not the rest of the file. A suppression
+/// of named rules over a block is narrow (a warning); every rule over a block stays an error.
+fn closed_later(mut judged: Judged, text: &str, end: usize) -> Judged {
+    const REST: &str = "for the rest of the file";
+    if judged.tool != "eslint" || !judged.what.contains(REST) {
+        return judged;
+    }
+    let after = text.get(end..).unwrap_or_default();
+    let closing = after.match_indices("eslint-enable").find(|(at, _)| {
+        let rest = &after[at + "eslint-enable".len()..];
+        let rest = rest.split(['\n', '*']).next().unwrap_or_default();
+        let rest = rest.split("--").next().unwrap_or_default();
+        let enabled: BTreeSet<&str> = rest
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|rule| !rule.is_empty())
+            .collect();
+        enabled.is_empty()
+            || judged
+                .codes
+                .as_ref()
+                .is_some_and(|codes| codes.iter().all(|code| enabled.contains(code.as_str())))
+    });
+    let Some((at, _)) = closing else {
+        return judged;
+    };
+    let line = text[..end + at].matches('\n').count() + 1;
+    judged.what = judged
+        .what
+        .replace(REST, &format!("until the `eslint-enable` on line {line}"));
+    if judged.codes.is_some() {
+        judged.severity = judged.severity.min(Severity::Warning);
+    }
+    judged
 }
 
 fn judge(language: Language, text: &str, inner: bool) -> Option<Judged> {
