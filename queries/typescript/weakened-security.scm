@@ -142,16 +142,18 @@
  (#set! kind "middleware"))
 
 ; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
+; Only a string that holds a directive: `hasUnsafeInline = (r) => r.includes("'unsafe-inline'")`
+; reads a policy, it does not write one.
 ([(string) (template_string)] @finding
- (#match? @finding "unsafe-inline|unsafe-eval|-src[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
+ (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
-((pair key: (property_identifier) @_name value: (array) @_value) @finding
- (#match? @_name "Src$")
- (#match? @_value "['\"`]\\*['\"`]")
+((pair key: [(property_identifier) (string)] @_name value: (array) @_value) @finding
+ (#match? @_name "Src['\"]?$|-src['\"]$")
+ (#match? @_value "['\"`]\\*['\"`]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
- (#set! message "the Content-Security-Policy allows any origin"))
+ (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ; --- Authentication on routes --------------------------------------------------------------
 
