@@ -254,30 +254,24 @@
 ; --- Security headers ----------------------------------------------------------------------
 
 ; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
-; In a policy string, or in a directive's list (`"script-src": [..]`, `CSP_SCRIPT_SRC = (..)`);
-; the bare token elsewhere (`"'unsafe-inline'" in sources`) reads a policy.
+; Only a string that holds a directive (a literal compared against is not a policy).
 ((string) @finding
- (#match? @finding "-src[^;]*'unsafe-(inline|eval)'|-src[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
- (#set! kind "flag")
- (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
-
-((pair key: (string) @_directive value: [(list (string) @finding) (tuple (string) @finding)])
- (#match? @_directive "-src['\"]$")
- (#match? @finding "unsafe-(inline|eval)|^['\"]\\*['\"]$")
- (#set! kind "flag")
- (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
-
-((assignment left: (identifier) @_directive right: [(list (string) @finding) (tuple (string) @finding)])
- (#match? @_directive "^CSP_[A-Z_]*SRC$")
- (#match? @finding "unsafe-(inline|eval)|^['\"]\\*['\"]$")
+ (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ((assignment left: (identifier) @_name right: (_) @_value) @finding
  (#match? @_name "^CSP_[A-Z_]*SRC$")
- (#match? @_value "['\"]\\*['\"]")
+ (#match? @_value "['\"]\\*['\"]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
- (#set! message "the Content-Security-Policy allows any origin"))
+ (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
+
+; flask-talisman / django-csp dictionaries: `{"script-src": ["'self'", "'unsafe-inline'"]}`.
+((pair key: (string) @_name value: [(list) (tuple) (string)] @_value) @finding
+ (#match? @_name "-src['\"]$")
+ (#match? @_value "['\"]\\*['\"]|unsafe-inline|unsafe-eval")
+ (#set! kind "flag")
+ (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ; flask-talisman switched off: `Talisman(app, content_security_policy=None, force_https=False)`.
 ((keyword_argument name: (identifier) @_name value: [(none) (false)]) @finding

@@ -141,28 +141,19 @@
  (#match? @finding "^(helmet|csurf|csrf|csrfProtection|lusca|requireAuth|requireLogin|authenticate|authMiddleware|ensureAuthenticated|ensureLoggedIn|isAuthenticated|verifyToken|checkJwt|jwtCheck|passport\\.authenticate|auth|authenticated|protect)\\b")
  (#set! kind "middleware"))
 
-; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source: in a policy
-; string (`"script-src 'self' 'unsafe-inline'"`) or a directive's list (`scriptSrc: [..]`).
-; The bare token elsewhere (`resources.includes("'unsafe-inline'")`) reads a policy, it does
-; not write one.
+; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
+; Only a string that holds a directive: `hasUnsafeInline = (r) => r.includes("'unsafe-inline'")`
+; reads a policy, it does not write one.
 ([(string) (template_string)] @finding
- (#match? @finding "-src[^;]*'unsafe-(inline|eval)'|-src[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
+ (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
-((pair
-   key: [(property_identifier) (string)] @_directive
-   value: (array [(string) (template_string)] @finding))
- (#match? @_directive "(?i)(src|-src['\"]?)$")
- (#match? @finding "unsafe-(inline|eval)|^['\"`]\\*['\"`]$")
+((pair key: [(property_identifier) (string)] @_name value: (array) @_value) @finding
+ (#match? @_name "Src['\"]?$|-src['\"]$")
+ (#match? @_value "['\"`]\\*['\"`]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
-
-((pair key: (property_identifier) @_name value: (array) @_value) @finding
- (#match? @_name "Src$")
- (#match? @_value "['\"`]\\*['\"`]")
- (#set! kind "flag")
- (#set! message "the Content-Security-Policy allows any origin"))
 
 ; --- Authentication on routes --------------------------------------------------------------
 
