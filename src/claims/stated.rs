@@ -316,13 +316,28 @@ fn sentences(text: &str) -> Vec<String> {
     let text = HTML_COMMENT.replace_all(text, "");
     let mut out = Vec::new();
     let mut fenced = false;
+    // `<details>` blocks and HTML list items hold quoted material: the release notes and
+    // commit lists a dependency bot pastes into its message ("<li>tests: add more tests</li>").
+    let mut details = false;
     for line in text.lines() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fenced = !fenced;
             continue;
         }
+        let lower = trimmed.to_ascii_lowercase();
+        if lower.contains("<details") {
+            details = true;
+        }
+        if lower.contains("</details>") {
+            details = false;
+            continue;
+        }
         if fenced
+            || details
+            || lower.contains("<li>")
+            || lower.contains("</li>")
+            || lower.contains("<a href")
             || trimmed.starts_with('>')
             || line.starts_with("    ")
             || line.starts_with('\t')

@@ -63,6 +63,8 @@ fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
         "Use the new test runner",
         "Add a test bed for reflections in Solari.",
         "Already covered by the tests in test_api.py",
+        "Bumps langgraph from 1.0 to 1.1.\n<details>\n<summary>Release notes</summary>\n<p>tests: add more tests</p>\n</details>",
+        "Updates the lock file.\n<ul>\n<li>fix: add test to verify iteration in server-side cursor</li>\n</ul>",
     ] {
         assert!(kinds(text).is_empty(), "{text:?} read as {:?}", kinds(text));
     }

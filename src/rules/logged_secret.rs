@@ -187,11 +187,30 @@ fn hits(context: &FileContext<'_>, side: Side) -> Vec<Hit> {
     out
 }
 
+/// Whether the environment at `range` is handed to a child process (`spawnSync(cmd, { env:
+/// { ...process.env, X } })`, `run(cmd, env=os.environ)`): a value that came back from such a
+/// call (its output, through an alias) carries no environment to log.
+fn child_environment(text: &str, range: &std::ops::Range<usize>) -> bool {
+    static ENV_ARGUMENT: OnceLock<Option<Regex>> = OnceLock::new();
+    let before = text.get(..range.start).unwrap_or_default();
+    let start = before.len().saturating_sub(40);
+    let start = (start..=before.len())
+        .find(|at| before.is_char_boundary(*at))
+        .unwrap_or(before.len());
+    values::regex(
+        &ENV_ARGUMENT,
+        r"\benv\s*[:=]\s*(?:\{\s*|dict\(\s*)?(?:\.\.\.|\*\*)?\s*$",
+    )
+    .is_some_and(|pattern| pattern.is_match(&before[start..]))
+}
+
 /// What a logging call's arguments (aliases substituted) expose.
 fn judge(arguments: &str) -> Option<(Severity, String)> {
     for read in env_reads(arguments) {
         match read {
-            EnvRead::Everything(range) if !redacted_at(arguments, &range) => {
+            EnvRead::Everything(range)
+                if !redacted_at(arguments, &range) && !child_environment(arguments, &range) =>
+            {
                 return Some((Severity::Error, "logs the whole environment".to_string()));
             }
             EnvRead::Secret(name, range) if !redacted_at(arguments, &range) => {
