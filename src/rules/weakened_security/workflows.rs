@@ -313,7 +313,12 @@ fn permissions(head: &Value, base: &Value, push: &mut impl FnMut(&str, Severity,
             );
             continue;
         }
-        let (Some(now), Some(before)) = (levels(now), levels(before)) else {
+        // No setting in base, neither the job's nor the workflow's: the token had the
+        // repository's default, which explicit scopes can only narrow or restate.
+        let Some(before) = before else {
+            continue;
+        };
+        let (Some(now), Some(before)) = (levels(now), levels(Some(before))) else {
             continue;
         };
         for (scope, level) in &now {
