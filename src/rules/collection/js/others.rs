@@ -76,7 +76,7 @@ pub(super) fn configs(
     let mut out = Vec::new();
     if let Some((path, package)) = package {
         out.extend(ava(path, dir, package));
-        out.extend(script_configs(path, dir, package));
+        out.extend(script_configs(path, dir, package, in_dir));
     }
     for name in names {
         if config_kind(name) == Some(Kind::Playwright)
@@ -151,8 +151,14 @@ fn ava(path: &str, dir: &str, package: &Value) -> Option<Config> {
 }
 
 /// jest or vitest started with `--config` (or vitest `--project`) from a script: the default
-/// patterns stand for it.
-fn script_configs(path: &str, dir: &str, package: &Value) -> Option<Config> {
+/// patterns stand for it, unless every such script names a configuration file that is read
+/// with the others (`jest --config jest.config.ci.mjs`: that file's settings judge).
+fn script_configs(
+    path: &str,
+    dir: &str,
+    package: &Value,
+    in_dir: &super::InDir<'_>,
+) -> Option<Config> {
     let scripts = package.get("scripts")?.as_object()?;
     let tool = scripts
         .values()
@@ -162,17 +168,30 @@ fn script_configs(path: &str, dir: &str, package: &Value) -> Option<Config> {
             let runner = words
                 .iter()
                 .position(|word| matches!(*word, "jest" | "vitest"))?;
-            let configured = words[runner..].iter().any(|word| {
-                matches!(*word, "-c" | "--config" | "--project")
-                    || word.starts_with("--config=")
-                    || word.starts_with("--project=")
-            });
+            let mut named: Option<&str> = None;
+            let mut configured = false;
+            for (index, word) in words.iter().enumerate().skip(runner) {
+                if let Some(value) = word
+                    .strip_prefix("--config=")
+                    .or_else(|| word.strip_prefix("--project="))
+                {
+                    configured = true;
+                    named = named.or(Some(value));
+                } else if matches!(*word, "-c" | "--config" | "--project") {
+                    configured = true;
+                    named = named.or(words.get(index + 1).copied());
+                }
+            }
+            let read = named
+                .map(|file| file.trim_matches(|c| c == '"' || c == '\''))
+                .and_then(|file| join_dir(dir, file))
+                .is_some_and(|file| in_dir.texts.contains_key(file.as_str()));
             let tool = if words[runner] == "jest" {
                 "jest --config"
             } else {
                 "vitest --config"
             };
-            configured.then_some(tool)
+            (configured && !read).then_some(tool)
         })?;
     let mut config = Config::new(Tool::Script, path, dir);
     config
