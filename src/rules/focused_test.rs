@@ -147,7 +147,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
 /// (`e2e/collect-tests/__tests__/focused.test.js` under `testPathIgnorePatterns:
 /// ['/e2e/.*/__tests__']`): a fixture for the project's own e2e tests of a runner, whose focus
 /// stops nothing. A helper named otherwise may be called from tests: not this.
-fn uncollected_test_file(context: &FileContext<'_>, language: Language) -> Option<String> {
+pub(crate) fn uncollected_test_file(
+    context: &FileContext<'_>,
+    language: Language,
+) -> Option<String> {
     if language.family() != "js" {
         return None;
     }

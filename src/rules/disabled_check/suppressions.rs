@@ -385,7 +385,17 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                     judged.what
                 ),
             ),
-            None => (judged.severity, format!("new {}", judged.what)),
+            None => match runner_rules_in_uncollected_test(context, language, judged) {
+                Some(why) => (
+                    Severity::Note,
+                    format!(
+                        "new {} in a file the runner does not collect ({why}): a fixture for the \
+                         runner's own tests, whose test-lint rules guard nothing in the suite",
+                        judged.what
+                    ),
+                ),
+                None => (judged.severity, format!("new {}", judged.what)),
+            },
         };
         out.candidates.push(Candidate {
             side: Side::Head,
@@ -405,6 +415,27 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             confidence: crate::finding::Confidence::Certain,
         });
     }
+}
+
+/// Why the runner does not collect this test-named file, when the suppression names only a
+/// test runner's lint rules (`eslint-disable jest/no-focused-tests` beside the `test.only` of
+/// jest's own `e2e/collect-tests/__tests__` fixture): those rules guard the suite, which this
+/// file is not part of.
+fn runner_rules_in_uncollected_test(
+    context: &FileContext<'_>,
+    language: Language,
+    judged: &Judged,
+) -> Option<String> {
+    const RUNNER_PLUGINS: &[&str] = &["jest/", "vitest/", "mocha/", "playwright/", "jasmine/"];
+    let codes = judged.codes.as_ref()?;
+    let only_runner_rules = !codes.is_empty()
+        && codes
+            .iter()
+            .all(|code| RUNNER_PLUGINS.iter().any(|plugin| code.starts_with(plugin)));
+    if judged.tool != "eslint" || !only_runner_rules {
+        return None;
+    }
+    crate::rules::focused_test::uncollected_test_file(context, language)
 }
 
 /// A Rust `allow(deprecated)` (naming no other lint) in a file where the change adds a
