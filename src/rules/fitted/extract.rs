@@ -180,9 +180,9 @@ pub fn expectation(
         return rust_expectation(node, source, test);
     }
     let (a, b) = compared(node, source, language)?;
-    let (call, value) = match call_parts(a, source) {
-        Some(_) => (a, b),
-        None => (b, a),
+    let (call, value) = match resolve_call(a, node, source) {
+        Some(call) => (call, b),
+        None => (resolve_call(b, node, source)?, a),
     };
     let (callee, args) = call_parts(call, source)?;
     Some(Expectation {
@@ -194,6 +194,75 @@ pub fn expectation(
         receiver: receiver(call, source),
         range: node.byte_range(),
     })
+}
+
+/// A call, or the call a local variable was assigned from before `anchor`
+/// (`result = f(7)` then `assert result == 5040`).
+fn resolve_call<'t>(node: Node<'t>, anchor: Node<'t>, source: &str) -> Option<Node<'t>> {
+    if call_parts(node, source).is_some() {
+        return Some(node);
+    }
+    if node.kind() != "identifier" {
+        return None;
+    }
+    assigned_call(anchor, text(node, source), source)
+}
+
+/// The call last assigned to `name` before `anchor` in the function around it.
+fn assigned_call<'t>(anchor: Node<'t>, name: &str, source: &str) -> Option<Node<'t>> {
+    const MAX_NODES: usize = 4000;
+    let mut scope = anchor.parent();
+    while let Some(candidate) = scope {
+        if matches!(
+            candidate.kind(),
+            "function_definition"
+                | "function_item"
+                | "arrow_function"
+                | "function_expression"
+                | "function_declaration"
+                | "method_definition"
+        ) {
+            break;
+        }
+        scope = candidate.parent();
+    }
+    let mut stack = vec![scope?];
+    let mut visited = 0;
+    let mut best: Option<Node<'t>> = None;
+    while let Some(current) = stack.pop() {
+        visited += 1;
+        if visited > MAX_NODES {
+            break;
+        }
+        if current.start_byte() >= anchor.start_byte() {
+            continue;
+        }
+        let (left, right) = match current.kind() {
+            "assignment" => (
+                current.child_by_field_name("left"),
+                current.child_by_field_name("right"),
+            ),
+            "variable_declarator" => (
+                current.child_by_field_name("name"),
+                current.child_by_field_name("value"),
+            ),
+            "let_declaration" => (
+                current.child_by_field_name("pattern"),
+                current.child_by_field_name("value"),
+            ),
+            _ => (None, None),
+        };
+        if let (Some(left), Some(right)) = (left, right)
+            && text(left, source) == name
+            && call_parts(right, source).is_some()
+            && best.is_none_or(|best| best.start_byte() < right.start_byte())
+        {
+            best = Some(right);
+        }
+        let mut cursor = current.walk();
+        stack.extend(current.named_children(&mut cursor));
+    }
+    best
 }
 
 /// `assert_eq!(f(3), 6)`: the macro's tokens are not parsed, so its arguments are parsed
@@ -213,18 +282,26 @@ fn rust_expectation(node: Node<'_>, source: &str, test: &str) -> Option<Expectat
     let tuple = find_kind(root, "tuple_expression", 6)?;
     let parts = children(tuple);
     let (a, b) = (*parts.first()?, *parts.get(1)?);
-    let (call, value) = match call_parts(a, &wrapped) {
-        Some(_) => (a, b),
-        None => (b, a),
+    // The call is in the macro's tokens, or a `let` before the macro assigned it.
+    let in_macro =
+        |n: Node<'_>| call_parts(n, &wrapped).map(|parts| (parts, receiver(n, &wrapped)));
+    let assigned = |n: Node<'_>| {
+        (n.kind() == "identifier")
+            .then(|| assigned_call(node, text(n, &wrapped), source))
+            .flatten()
+            .and_then(|call| Some((call_parts(call, source)?, receiver(call, source))))
     };
-    let (callee, args) = call_parts(call, &wrapped)?;
+    let (((callee, args), receiver), value) = match in_macro(a).or_else(|| assigned(a)) {
+        Some(found) => (found, b),
+        None => (in_macro(b).or_else(|| assigned(b))?, a),
+    };
     Some(Expectation {
         callee,
         args,
         expected: literal(value, &wrapped).map(|lit| lit.text),
         test: test.to_string(),
         path: String::new(),
-        receiver: receiver(call, &wrapped),
+        receiver,
         range: node.byte_range(),
     })
 }
@@ -250,7 +327,7 @@ fn find_kind<'t>(node: Node<'t>, kind: &str, depth: usize) -> Option<Node<'t>> {
 
 /// The statements of a function's body (a Python docstring set aside), and whether the body
 /// is an expression (an arrow function's `=> 42`).
-fn body_statements<'t>(function: Node<'t>) -> Option<Vec<Node<'t>>> {
+fn body_statements<'t>(function: Node<'t>, source: &str) -> Option<Vec<Node<'t>>> {
     let function = match function.kind() {
         "variable_declarator" => function.child_by_field_name("value")?,
         _ => function,
@@ -259,7 +336,19 @@ fn body_statements<'t>(function: Node<'t>) -> Option<Vec<Node<'t>>> {
     if !matches!(body.kind(), "block" | "statement_block") {
         return Some(vec![body]);
     }
-    let mut statements = children(body);
+    // Statements that only discard a value (`let _ = x;`, `_ = x`, `void x;`) silence an
+    // unused-parameter warning; they do not make a constant body compute anything.
+    let discards = |statement: &Node<'t>| -> bool {
+        let shown = text(*statement, source).trim();
+        shown.starts_with("let _ =")
+            || shown.starts_with("_ =")
+            || shown.starts_with("void ")
+            || shown.starts_with("del ")
+    };
+    let mut statements: Vec<Node<'t>> = children(body)
+        .into_iter()
+        .filter(|statement| !discards(statement))
+        .collect();
     if let Some(first) = statements.first()
         && first.kind() == "expression_statement"
         && children(*first)
@@ -495,7 +584,7 @@ fn compared_inputs(condition: Node<'_>, source: &str) -> Vec<String> {
 
 /// Reads a production function.
 pub fn function(node: Node<'_>, source: &str, name: &str, key: &str) -> Option<Function> {
-    let statements = body_statements(node)?;
+    let statements = body_statements(node, source)?;
     let shape = match statements.as_slice() {
         [] => None,
         [only] => returned(*only, source)

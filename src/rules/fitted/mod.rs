@@ -49,9 +49,10 @@ declare_rule! {
     /// which function each assertion calls (by bare name), with which literal arguments, and
     /// which literal it expects (`assert f(7) == 5040`, `expect(f(7)).toBe(5040)`,
     /// `assert_eq!(f(7), 5040)`, `assertEqual`, `assert.equal`). A changed production function
-    /// of that name is then checked against those inputs and values. Other unchanged test
-    /// files are not read, and a value reached through a variable
-    /// (`result = f(7); assert result == 5040`) is not linked.
+    /// of that name is then checked against those inputs and values; a call assigned to a
+    /// local first (`result = f(7)`, `let got = f(7);`) counts as checked. Other unchanged
+    /// test files are not read, and parametrized tables (`@pytest.mark.parametrize`,
+    /// `it.each`) are not expanded.
     /// ## Why it matters
     /// Reward hacking: an agent that cannot make a failing test pass makes the code return what
     /// the test expects. The build is green and the behaviour is not implemented.
