@@ -11,8 +11,8 @@ const CONTRACT_IDS: &[&str] = &[
     "focused-test",
     "gate-config-change",
     "leaked-secret",
-    "mass-deletion",
     "logged-secret",
+    "mass-deletion",
     "new-dependency",
     "protected-path",
     "skipped-test",
@@ -29,6 +29,13 @@ const CONTRACT_IDS: &[&str] = &[
 #[test]
 fn ids_are_sorted_unique_and_match_the_contract() {
     let ids: Vec<&str> = ALL_RULES.iter().map(|rule| rule.id).collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(
+        ids, sorted,
+        "ALL_RULES is kept sorted by id, without repeats"
+    );
     assert_eq!(ids, CONTRACT_IDS);
 }
 
