@@ -19,6 +19,9 @@ declare_rule! {
     /// `.env` and `.env.*`, `*.pem`/`*.key` holding a private key, `id_rsa`/`id_ed25519`,
     /// `*.p12`/`*.pfx`, `credentials.json`, `.npmrc` with `_authToken`, `.pypirc` with a password.
     ///
+    /// The encoded values under `data:` of a Kubernetes `Secret` manifest (kind exactly
+    /// `Secret`; not templated, empty or shorter than 12 characters).
+    ///
     /// A self-identifying token written in pieces counts as written whole: literals joined by
     /// `+` or adjacent (`"sk_live_" + "…"`, Python `"AKIA" "…"`), a template of literal parts
     /// (`` `ghp_${"…"}${"…"}` ``), a literal array joined (`["xoxb", "…"].join("-")`).
@@ -78,6 +81,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     // code is full of `password`/`apiKey` names next to prompts and public service ids.
     let vendored = crate::paths::vendored_tool(head.path).is_some();
     let base_assembled = std::cell::OnceCell::new();
+    let manifest_values = kubernetes_values(head.path, head.text);
     for (index, line) in head.text.lines().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         if !context.is_added_line(number) {
@@ -101,6 +105,18 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
         if hits.is_empty() {
             assembled(line, number, base_text, &base_assembled, vendored, out);
+            for (_, range) in manifest_values.iter().filter(|(at, _)| *at == index) {
+                let secret = line.get(range.clone()).unwrap_or_default();
+                if !base_text.is_some_and(|base| base.contains(secret)) {
+                    push(
+                        out,
+                        number,
+                        "kubernetes-secret",
+                        "Kubernetes Secret data",
+                        secret,
+                    );
+                }
+            }
         }
         if let Some(first_unlisted) = hits.get(MAX_FINDINGS_PER_LINE) {
             let more = hits.len() - MAX_FINDINGS_PER_LINE;
@@ -165,6 +181,15 @@ fn assembled(
             ));
         }
     }
+}
+
+/// The encoded values of a Kubernetes `Secret` manifest (YAML files only).
+fn kubernetes_values(path: &str, text: &str) -> Vec<(usize, std::ops::Range<usize>)> {
+    let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
+    if !yaml || !text.contains("ecret") {
+        return Vec::new();
+    }
+    secrets::secret_data_values(text)
 }
 
 fn is_generic(rule_id: &str) -> bool {

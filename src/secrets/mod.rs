@@ -13,6 +13,7 @@
 mod assembled;
 mod files;
 mod filters;
+mod kubernetes;
 mod rules;
 mod stream;
 #[cfg(test)]
@@ -26,6 +27,7 @@ use regex::bytes::{Regex, RegexBuilder};
 
 pub use assembled::assembled_values;
 pub use files::sensitive_file;
+pub use kubernetes::secret_data_values;
 pub use rules::{Pattern, SecretRule};
 pub use stream::StreamHit;
 
