@@ -24,6 +24,8 @@ pub enum Input {
     RelayReport,
     /// One line-oriented text through the secret scanner and redaction.
     Secrets,
+    /// A commit message or pull request body through the claim reader.
+    Claims,
     /// A base/head pair of one file at this path, through the whole pipeline and every format.
     FilePair(&'static str),
 }
@@ -35,6 +37,7 @@ pub const TARGETS: &[(&str, Input)] = &[
     ("event", Input::Event),
     ("relay_report", Input::RelayReport),
     ("secrets", Input::Secrets),
+    ("claims", Input::Claims),
     ("package_json", Input::FilePair("package.json")),
     ("package_lock", Input::FilePair("package-lock.json")),
     ("yarn_lock", Input::FilePair("yarn.lock")),
@@ -72,6 +75,7 @@ pub fn run(name: &str, data: &[u8]) {
         Input::Event => github_event(data),
         Input::RelayReport => relay_report(data),
         Input::Secrets => secrets(data),
+        Input::Claims => claims(data),
         Input::FilePair(path) => file_pair(path, data),
     }
 }
@@ -92,6 +96,11 @@ fn github_event(data: &[u8]) {
         let _ = event::read(name, &text);
     }
     let _ = relay::read_workflow_run(&text);
+}
+
+fn claims(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let _ = crate::claims::stated(&[crate::claims::Claim::new("fuzz", &text)]);
 }
 
 fn relay_report(data: &[u8]) {

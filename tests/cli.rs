@@ -828,3 +828,29 @@ fn jest_and_vitest_collection_settings_come_from_base() {
         "{findings}"
     );
 }
+
+#[test]
+fn a_bug_in_the_gate_is_exit_2_with_a_clear_redacted_error() {
+    use std::process::Command;
+    let repo = repo_with_branch(|repo| repo.write(TEST_FILE, skipped()));
+    let secret = format!("ghp_{}", "Zq8Xw2Lk5Vb9Nm3Rt7Yp1Hs4Dg6Fj0Ca2Ue8");
+    let output = Command::new(crate::support::binary())
+        .args(["diff", "main"])
+        .current_dir(repo.path())
+        .env(
+            "INTEGRITY_GATE_TEST_PANIC",
+            format!("a line with {secret} in it"),
+        )
+        .output()
+        .unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("hit a bug and could not judge this change"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("test panic quoting a line with ghp_"), "{err}");
+    assert!(!err.contains(&secret), "{err}");
+    assert!(output.stdout.is_empty(), "{}", stdout(&output));
+}

@@ -187,10 +187,16 @@ fn words(text: &str) -> impl DoubleEndedIterator<Item = String> + '_ {
 fn deferred(before: &str, after: &str) -> bool {
     // A clause break ("done, but no tests added" / "X; tests pass") ends the look-back.
     let clause = before
-        .rfind([',', ':', '(', ')', '—', '–'])
-        .map_or(before, |at| &before[at + 1..]);
-    let clause = match clause.to_lowercase().rfind(" but ") {
-        Some(at) => clause.get(at + 5..).unwrap_or(clause),
+        .char_indices()
+        .rfind(|(_, c)| matches!(c, ',' | ':' | '(' | ')' | '—' | '–'))
+        .map_or(before, |(at, c)| &before[at + c.len_utf8()..]);
+    // ASCII needle: the byte after a match is a char boundary.
+    let clause = match clause
+        .as_bytes()
+        .windows(5)
+        .rposition(|window| window.eq_ignore_ascii_case(b" but "))
+    {
+        Some(at) => &clause[at + 5..],
         None => clause,
     };
     let negated = words(clause)

@@ -99,3 +99,20 @@ fn tests_kept_as_data_count_as_tests() {
     }
     assert!(!looks_like_test("src/parser/core.py"));
 }
+
+#[test]
+fn clause_breaks_and_case_outside_ascii_do_not_split_a_character() {
+    // Prisma's commit messages: an em dash right before a phrase, and a capital letter whose
+    // lower case is longer in UTF-8 before " but ".
+    assert_eq!(kinds("- — added tests for the planner"), [Kind::TestsAdded]);
+    assert_eq!(kinds("Ⱥ is done — tests pass"), [Kind::TestsPass]);
+    assert!(kinds("İİİ is done, but no tests added").is_empty());
+    for text in [
+        "—tests pass",
+        "–",
+        "— 20 files and 112 tests pass",
+        "ȺȺ but tests pass",
+    ] {
+        let _ = kinds(text);
+    }
+}
