@@ -364,6 +364,11 @@ impl LineSet {
         self.0.get(start).is_some_and(|line| *line <= last)
     }
 
+    /// How many lines of the set come before `line`.
+    pub fn count_before(&self, line: u32) -> usize {
+        self.0.partition_point(|other| *other < line)
+    }
+
     /// The lines in ascending order.
     pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
         self.0.iter().copied()

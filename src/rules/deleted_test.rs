@@ -5,7 +5,6 @@ use super::declare_rule;
 use super::inventory::twins::Twins;
 use super::inventory::{self, Test, contains_body, similar_bodies};
 use super::likeness::TestPrint;
-use super::subjects::Removed;
 use crate::changeset::Status;
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -297,7 +296,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 candidate.severity = Severity::Warning;
                 candidate
                     .message
-                    .push_str(&Removed::explain(name, path, "it exercised"));
+                    .push_str(&context.removed().explain(name, path, "it exercised"));
             }
             // A twin's note names the test that remains, whose body must not drop it. Any
             // other deletion may live on under another name in another file, with its body.

@@ -157,6 +157,20 @@ pub struct Removed {
     names: HashMap<String, String>,
     /// Distinctive string literals (messages, error codes) the change removes from the product.
     texts: HashMap<String, String>,
+    /// Names the product still has but reads on fewer lines: the change's removed production
+    /// lines use them more often than its added ones (a field dropped from an error type, a
+    /// function replaced by another at its call sites). A move keeps the count, so only a
+    /// rewrite of the code a test read lands here; the weakest of the three kinds of evidence.
+    thinned: HashMap<String, Thinned>,
+}
+
+/// A name the change's production lines read less often: where it was first removed, and on
+/// how many removed and added lines of production code it stands.
+#[derive(Debug, Clone)]
+struct Thinned {
+    path: String,
+    removed: u32,
+    added: u32,
 }
 
 impl Removed {
@@ -171,6 +185,7 @@ impl Removed {
         };
         let mut removed: HashMap<String, String> = HashMap::new();
         let mut texts: HashMap<String, String> = HashMap::new();
+        let mut uses: HashMap<String, Thinned> = HashMap::new();
         for pair in pairs {
             let Some(language) = source_language(pair.path()) else {
                 continue;
@@ -198,7 +213,33 @@ impl Removed {
                         .entry(name.to_string())
                         .or_insert_with(|| path.to_string());
                 }
-                if texts.len() < MAX_NAMES {
+                // Removing a comment or a guard is no rewrite of what a test read: a deleted
+                // check with its test is the dodge this rule must keep an error.
+                // A refusal replaced by working code is a feature landing, and what it read
+                // may be a subject; one simply deleted is not.
+                let guarding = || {
+                    (guards(text)
+                        || (pair.removed.contains(line + 1)
+                            && line_at(base, &starts, line + 1).is_some_and(guards)))
+                        && !replaced_by_code(pair, line)
+                };
+                let refusal = guarding();
+                if uses.len() < MAX_NAMES && !is_comment(text) && !refusal {
+                    let mut seen: Vec<&str> = Vec::new();
+                    for word in identifiers(text).filter(|word| distinctive(word)) {
+                        if !seen.contains(&word) {
+                            seen.push(word);
+                            uses.entry(word.to_string())
+                                .or_insert_with(|| Thinned {
+                                    path: path.to_string(),
+                                    removed: 0,
+                                    added: 0,
+                                })
+                                .removed += 1;
+                        }
+                    }
+                }
+                if texts.len() < MAX_NAMES && !refusal {
                     for literal in distinctive_literals(text) {
                         texts
                             .entry(literal.to_string())
@@ -207,8 +248,40 @@ impl Removed {
                 }
             }
         }
-        if removed.is_empty() && texts.is_empty() {
+        if removed.is_empty() && texts.is_empty() && uses.is_empty() {
             return Removed::default();
+        }
+        if !uses.is_empty() {
+            for pair in pairs.iter().filter(|pair| production(pair)) {
+                let Some(language) = source_language(pair.path()) else {
+                    continue;
+                };
+                let Some(head) = pair.head.text().filter(|_| !pair.added.is_empty()) else {
+                    continue;
+                };
+                let tests_from = match language {
+                    Some(Language::Rust) => rust_tests_start(head),
+                    _ => u32::MAX,
+                };
+                let starts = crate::text::line_starts(head);
+                for line in pair.added.iter().take_while(|line| *line < tests_from) {
+                    // A line commented out still counts as there: disabling code is another
+                    // rule's finding, not a rewrite.
+                    let Some(text) = line_at(head, &starts, line) else {
+                        continue;
+                    };
+                    let mut seen: Vec<&str> = Vec::new();
+                    for word in identifiers(text) {
+                        if !seen.contains(&word)
+                            && let Some(counts) = uses.get_mut(word)
+                        {
+                            seen.push(word);
+                            counts.added += 1;
+                        }
+                    }
+                }
+            }
+            uses.retain(|_, counts| counts.removed > counts.added);
         }
         // Kept, edited in place, moved or renamed to: defined again on an added line of any
         // changed file. Only lines that name a removed definition are read as code.
@@ -252,9 +325,13 @@ impl Removed {
                 }
             }
         }
+        for name in removed.keys() {
+            uses.remove(name);
+        }
         Removed {
             names: removed,
             texts,
+            thinned: uses,
         }
     }
 
@@ -271,12 +348,26 @@ impl Removed {
                 distinctive_literals(text)
                     .find_map(|literal| self.texts.get_key_value(literal).map(as_pair))
             })
+            .or_else(|| {
+                identifiers(text).find_map(|word| {
+                    self.thinned
+                        .get_key_value(word)
+                        .map(|(name, counts)| (name.as_str(), counts.path.as_str()))
+                })
+            })
     }
 
     /// The message tail naming what went: `; the change also removes `x` (src/a.ts), which it
-    /// read`.
-    pub fn explain(name: &str, path: &str, what: &str) -> String {
-        format!("; the change also removes `{name}` ({path}), which {what}")
+    /// read`, or, for a name the product reads less often now, how much less.
+    pub fn explain(&self, name: &str, path: &str, what: &str) -> String {
+        match self.thinned.get(name).filter(|counts| counts.path == path) {
+            Some(counts) => format!(
+                "; the change also rewrites the product's code around `{name}` ({path}; on {} \
+                 removed and {} added production lines), which {what}",
+                counts.removed, counts.added
+            ),
+            None => format!("; the change also removes `{name}` ({path}), which {what}"),
+        }
     }
 
     /// No removals: what a file judged on its own sees.
@@ -287,7 +378,7 @@ impl Removed {
 
     /// Whether the change removes no definition at all.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty() && self.texts.is_empty()
+        self.names.is_empty() && self.texts.is_empty() && self.thinned.is_empty()
     }
 }
 
@@ -432,6 +523,131 @@ fn identifiers(text: &str) -> impl Iterator<Item = &str> {
         .filter(|word| word.len() >= MIN_NAME && !word.starts_with(|c: char| c.is_ascii_digit()))
 }
 
+/// A line that is only a comment: deleting one that mentions a name changes no behaviour, so
+/// it must not make the name look rewritten.
+fn is_comment(line: &str) -> bool {
+    let line = line.trim_start();
+    ["//", "#", "/*", "*", "--", "\"\"\"", "'''"]
+        .iter()
+        .any(|opener| line.starts_with(opener))
+        && !line.starts_with("#[")
+        && !line.starts_with("#!")
+}
+
+/// Whether the run of removed base lines holding `line` gave way to added head lines that do
+/// something (not only braces, comments, `pass`, a bare return or a log call). Unchanged lines
+/// pair up in order on both sides, so the run's place in head follows the k-th unchanged line
+/// before it.
+fn replaced_by_code(pair: &FilePair, line: u32) -> bool {
+    let Some(head) = pair.head.text() else {
+        return false;
+    };
+    let unchanged_before = (line as usize - 1).saturating_sub(pair.removed.count_before(line));
+    // The head line of the `unchanged_before`-th unchanged line (0: the file's start).
+    let mut low = 0u32;
+    let mut high = u32::try_from(head.lines().count()).unwrap_or(u32::MAX);
+    if unchanged_before > 0 {
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let unchanged = middle as usize - pair.added.count_before(middle + 1);
+            if unchanged < unchanged_before {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+    }
+    let starts = crate::text::line_starts(head);
+    (low + 1..)
+        .take_while(|added| pair.added.contains(*added))
+        .take(200)
+        .filter_map(|added| line_at(head, &starts, added))
+        .any(does_something)
+}
+
+/// A head line that does work: not blank, a comment, punctuation, `pass`, a bare return or
+/// a log call.
+fn does_something(line: &str) -> bool {
+    let line = line.trim();
+    !(line.is_empty()
+        || is_comment(line)
+        || line.chars().all(|c| "{}()[];,".contains(c))
+        || matches!(
+            line.trim_end_matches(';'),
+            "pass" | "..." | "continue" | "break" | "Ok(())" | "None"
+        )
+        || line
+            .trim_end_matches(';')
+            .strip_prefix("return")
+            .is_some_and(|value| is_literal(value.trim()))
+        || [
+            "console.",
+            "print(",
+            "log.",
+            "logger.",
+            "logging.",
+            "println!",
+            "eprintln!",
+        ]
+        .iter()
+        .any(|log| line.starts_with(log)))
+}
+
+/// A constant: what a refusal swapped for a fallback returns (`0`, `''`, `[]`, `None`, ...).
+fn is_literal(value: &str) -> bool {
+    value.is_empty()
+        || matches!(
+            value,
+            "None"
+                | "null"
+                | "undefined"
+                | "true"
+                | "false"
+                | "True"
+                | "False"
+                | "[]"
+                | "{}"
+                | "()"
+                | "Ok(())"
+                | "nil"
+                | "-1"
+        )
+        || value.parse::<f64>().is_ok()
+        || (value.len() >= 2
+            && ["\"", "'", "`"].iter().any(|quote| {
+                value.starts_with(quote)
+                    && value.ends_with(quote)
+                    && value[1..value.len() - 1].len() < 40
+            }))
+}
+
+/// A line that refuses bad input or state: it raises, returns an error or an HTTP refusal,
+/// or asserts.
+fn guards(line: &str) -> bool {
+    const REFUSALS: &[&str] = &[
+        "throw ",
+        "throw(",
+        "raise ",
+        "raise(",
+        "panic!",
+        "bail!",
+        "ensure!",
+        "assert",
+        "Err(",
+        "abort(",
+        "reject(",
+        "status(4",
+        "status(5",
+        "status_code=4",
+        "Exception(",
+        "Error(",
+        "invariant(",
+        "validate",
+        "Validate",
+    ];
+    REFUSALS.iter().any(|refusal| line.contains(refusal))
+}
+
 fn line_at<'t>(text: &'t str, starts: &[usize], line: u32) -> Option<&'t str> {
     let index = usize::try_from(line).ok()?.checked_sub(1)?;
     let start = *starts.get(index)?;
@@ -548,10 +764,67 @@ mod tests {
                 Some("class A:\n    pass\n\nclass B:\n    def render_row(self):\n        pass\n"),
             ),
         ]);
-        assert_eq!(change.read_by("b.render_row()"), None);
         assert_eq!(change.read_by("parseConfig(x)"), None);
         assert_eq!(change.read_by("load_settings()"), None);
-        assert!(change.is_empty());
+        assert!(change.names.is_empty() && change.texts.is_empty());
+        // One of two definitions went: not removed, but the product reads it on fewer lines.
+        let (name, path) = change.read_by("b.render_row()").unwrap();
+        assert!(
+            change
+                .explain(name, path, "it read")
+                .contains("rewrites the product's code around `render_row` (src/d.py; on 1 removed and 0 added"),
+            "{}",
+            change.explain(name, path, "it read")
+        );
+    }
+
+    #[test]
+    fn a_name_the_product_reads_less_often_is_thinned_and_a_moved_one_is_not() {
+        let change = removed(&[
+            // `domain` leaves the error type and its users; the type stays.
+            pair(
+                "src/errors.ts",
+                Some(
+                    "export class CliError {\n  constructor(code, domain) {\n    this.domain = domain;\n    this.code = code;\n  }\n}\n",
+                ),
+                Some(
+                    "export class CliError {\n  constructor(code) {\n    this.code = code;\n  }\n}\n",
+                ),
+            ),
+            // `renderTable` moves from one file to another, unchanged.
+            pair(
+                "src/a.ts",
+                Some("export const x = renderTable(rows);\n"),
+                None,
+            ),
+            pair(
+                "src/b.ts",
+                None,
+                Some("export const x = renderTable(rows);\n"),
+            ),
+            // A comment that mentions a name is no use of it.
+            pair(
+                "src/notes.ts",
+                Some("// the widgetFactory is set by the caller\nexport const y = 1;\n"),
+                Some("export const y = 1;\n"),
+            ),
+            // Test code thinning its own helpers says nothing about the product.
+            pair(
+                "src/util.test.ts",
+                Some("const mockDomain = makeDomain();\n"),
+                Some("\n"),
+            ),
+        ]);
+        let (name, path) = change.read_by("expect(error.domain).toBe('CLI')").unwrap();
+        assert_eq!((name, path), ("domain", "src/errors.ts"));
+        assert!(
+            change
+                .explain(name, path, "the removed checks read")
+                .contains("on 2 removed and 0 added production lines")
+        );
+        assert_eq!(change.read_by("expect(renderTable(rows)).toBe('')"), None);
+        assert_eq!(change.read_by("makeDomain()"), None);
+        assert_eq!(change.read_by("widgetFactory()"), None);
     }
 
     #[test]

@@ -1462,7 +1462,7 @@ fn compare(
         && let Some(Some((name, path))) = subjects.first()
     {
         severity = Severity::Warning;
-        message.push_str(&Removed::explain(name, path, "the removed checks read"));
+        message.push_str(&gone.explain(name, path, "the removed checks read"));
     }
     let (side, line) = match (base_line, head_line) {
         (Some(line), _) => (Side::Base, line),
