@@ -201,10 +201,15 @@
  (#set! kind "dynamic")
  (#set! message "code built at run time is executed (`Function`)"))
 
-; `vm.runInNewContext(code)`, `new vm.Script(code)`.
+; `vm.runInNewContext(code)`, `new vm.Script(code)`. Only on the module: a compiled script's own
+; `script.runInContext(context)` runs code that `new vm.Script` already reported, and its
+; argument is a context, not code.
 ((call_expression
-   function: (member_expression property: (property_identifier) @_name)
+   function: (member_expression
+     object: (identifier) @_module
+     property: (property_identifier) @_name)
    arguments: (arguments . (_) @message.arg)) @finding
+ (#eq? @_module "vm")
  (#match? @_name "^(runInNewContext|runInThisContext|runInContext|compileFunction)$")
  (#set! kind "dynamic")
  (#set! message "code built at run time is executed (`vm`)"))

@@ -44,6 +44,36 @@ pub fn report(
             _ => fresh.push(hit),
         }
     }
+    // Then code execution by what it runs: the same built code run through another call
+    // (`vm.runInContext(code, ..)` → `new vm.Script(code, ..)`, new options, a new enclosing
+    // helper) is the file's old capability rewritten, not a new one.
+    let mut executed: HashMap<(Kind, &str), usize> = HashMap::new();
+    for hit in base
+        .iter()
+        .filter(|hit| reported(hit.kind) && executes(hit.kind))
+    {
+        if let Some(count) = left.get_mut(&hit.identity())
+            && *count > 0
+        {
+            *count -= 1;
+            if let Some(arg) = hit.arg.as_deref() {
+                *executed.entry((hit.kind, arg)).or_insert(0) += 1;
+            }
+        }
+    }
+    fresh.retain(|hit| {
+        let Some(count) = hit
+            .arg
+            .as_deref()
+            .filter(|_| executes(hit.kind))
+            .and_then(|arg| executed.get_mut(&(hit.kind, arg)))
+            .filter(|count| **count > 0)
+        else {
+            return true;
+        };
+        *count -= 1;
+        false
+    });
     let credentials = head.iter().any(|hit| hit.kind == Kind::Credentials);
     let permissive = head.iter().any(|hit| hit.kind == Kind::Cors);
     let tests = in_tests(head_text.path);
@@ -56,10 +86,7 @@ pub fn report(
         else {
             continue;
         };
-        let execution = matches!(
-            hit.kind,
-            Kind::Dynamic | Kind::ChildProcess | Kind::Deserialize
-        );
+        let execution = executes(hit.kind);
         let (severity, message) = if tests && severity > Severity::Warning {
             (Severity::Warning, format!("{message} (in test code)"))
         } else if execution && severity > Severity::Warning && developer_script(head_text.path) {
@@ -90,6 +117,11 @@ pub fn report(
             confidence: Confidence::Certain,
         });
     }
+}
+
+/// Kinds that run code or commands built from their argument.
+fn executes(kind: Kind) -> bool {
+    matches!(kind, Kind::Dynamic | Kind::ChildProcess | Kind::Deserialize)
 }
 
 /// Base matches that left their file, so a move into another changed file is not new.

@@ -288,17 +288,27 @@ fn permissions(head: &Value, base: &Value, push: &mut impl FnMut(&str, Severity,
     let write_all = |value: Option<&Value>| value.and_then(Value::as_str) == Some("write-all");
     let base_top = base.get("permissions");
     let head_top = head.get("permissions");
-    let mut places: Vec<(String, Option<&Value>, Option<&Value>)> =
-        vec![("the workflow".to_string(), head_top, base_top)];
+    // (place, head setting, base setting, a job base did not have)
+    let mut places: Vec<(String, Option<&Value>, Option<&Value>, bool)> =
+        vec![("the workflow".to_string(), head_top, base_top, false)];
     for (id, job) in jobs(head) {
-        let old = base
-            .get("jobs")
-            .and_then(|jobs| jobs.get(id))
-            .and_then(|old| old.get("permissions"))
-            .or(base_top);
-        places.push((format!("job `{id}`"), job.get("permissions"), old));
+        let existing = base.get("jobs").and_then(|jobs| jobs.get(id));
+        let old = existing.and_then(|old| old.get("permissions")).or(base_top);
+        places.push((
+            format!("job `{id}`"),
+            job.get("permissions"),
+            old,
+            existing.is_none(),
+        ));
     }
-    for (place, now, before) in places {
+    for (place, now, before, new_job) in places {
+        // A new job asking for what its own work needs is least privilege done right, not a
+        // widening of anything that ran before: shown, but not blocking.
+        let severity = if new_job {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
         if now.is_none() {
             continue;
         }
@@ -323,15 +333,20 @@ fn permissions(head: &Value, base: &Value, push: &mut impl FnMut(&str, Severity,
         };
         for (scope, level) in &now {
             if level == "write" && before.get(scope).map(String::as_str) != Some("write") {
+                let was = before
+                    .get(scope)
+                    .map_or("not granted".to_string(), |old| format!("`{old}`"));
+                let message = if new_job {
+                    format!(
+                        "new {place} is granted `{scope}: write` (the workflow's setting: {was})"
+                    )
+                } else {
+                    format!("{place} widens `permissions`: `{scope}: write` (was {was})")
+                };
                 push(
                     &format!("{scope}: write"),
-                    Severity::Error,
-                    format!(
-                        "{place} widens `permissions`: `{scope}: write` (was {})",
-                        before
-                            .get(scope)
-                            .map_or("not granted".to_string(), |old| format!("`{old}`"))
-                    ),
+                    severity,
+                    message,
                     format!("permissions:{place}:{scope}"),
                 );
             }
