@@ -212,7 +212,28 @@ fn deferred(before: &str, after: &str) -> bool {
     let later = words(after)
         .take(WORDS_AFTER)
         .any(|word| AFTER.contains(&word.as_str()));
-    negated || unfinished || later
+    negated || unfinished || later || qualified(after)
+}
+
+/// "I've added tests (if relevant)", "tests updated where applicable": a pull request
+/// template's checkbox that claims tests only where the author judged them needed, which a
+/// change without tests does not contradict.
+fn qualified(after: &str) -> bool {
+    let words: Vec<String> = words(after).take(WORDS_AFTER + 1).collect();
+    words.windows(2).any(|pair| {
+        matches!(pair[0].as_str(), "if" | "where" | "when" | "as")
+            && matches!(
+                pair[1].as_str(),
+                "relevant"
+                    | "applicable"
+                    | "needed"
+                    | "necessary"
+                    | "appropriate"
+                    | "required"
+                    | "possible"
+                    | "any"
+            )
+    })
 }
 
 /// Nouns that make "test" part of another thing: "a new test runner" adds no test.

@@ -394,6 +394,18 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         judged.what
                     ),
                 ),
+                None if judged.severity > Severity::Warning
+                    && is_type_checker(judged.tool)
+                    && crate::rules::is_test_path(context.pair.path()) =>
+                {
+                    // Tests hand bad types in on purpose, and a type error there hides no
+                    // product behaviour: shown, not blocking. Lint and test-runner
+                    // suppressions in tests stay as strong as anywhere.
+                    (
+                        Severity::Warning,
+                        format!("new {} (in test code)", judged.what),
+                    )
+                }
                 None => (judged.severity, format!("new {}", judged.what)),
             },
         };
@@ -521,6 +533,11 @@ fn silences_nothing(text: &str, found: &Found<'_>) -> bool {
 }
 
 static FILE_WIDE: OnceLock<Option<Regex>> = OnceLock::new();
+
+/// The suppression silences a type checker (mypy, pyright, pyre, TypeScript), not a linter.
+fn is_type_checker(tool: &str) -> bool {
+    matches!(tool, "type" | "pyright" | "mypy" | "pyre" | "@ts-")
+}
 
 #[cfg(test)]
 mod tests {
