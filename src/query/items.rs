@@ -174,13 +174,13 @@ impl ByItem {
 
 /// Sorts head's matches into its items; `None` when one does not lie inside exactly one item
 /// (or is empty, so that its item could be either neighbour).
-pub fn by_item(items: &[Range<usize>], found: &[Vec<QueryMatch>]) -> Option<ByItem> {
+pub fn by_item(items: &[Range<usize>], found: &[std::rc::Rc<Vec<QueryMatch>>]) -> Option<ByItem> {
     let mut out = ByItem {
         members: found.len(),
         items: HashMap::new(),
     };
     for (member, matches) in found.iter().enumerate() {
-        for found in matches {
+        for found in matches.iter() {
             let range = &found.byte_range;
             if range.start >= range.end {
                 return None;

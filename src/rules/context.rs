@@ -188,7 +188,8 @@ pub struct FileContext<'a> {
 }
 
 /// Per (side, group address): each member's matches, before prefilters.
-type GroupRuns = HashMap<(Side, usize), (Rc<Vec<Vec<QueryMatch>>>, bool)>;
+/// Shared with the per-query cache, so a group's matches are held once.
+type GroupRuns = HashMap<(Side, usize), (Vec<Rc<Vec<QueryMatch>>>, bool)>;
 
 impl<'a> FileContext<'a> {
     /// Builds the context; nothing is parsed until a rule asks.
@@ -394,15 +395,13 @@ impl<'a> FileContext<'a> {
         }
         let text = self.side(side).map_or("", |text| text.text);
         let mut cache = self.cache.borrow_mut();
-        for (member, matches) in group.members.iter().zip(per_member.iter().cloned()) {
+        for (member, matches) in group.members.iter().zip(per_member) {
             let matches = if self.prefilters.may_match(language, member, text) {
                 matches
             } else {
-                Vec::new()
+                Rc::new(Vec::new())
             };
-            cache
-                .entry((side, member))
-                .or_insert_with(|| Rc::new(matches));
+            cache.entry((side, member)).or_insert(matches);
         }
         cache
             .get(&(side, name))
@@ -417,10 +416,10 @@ impl<'a> FileContext<'a> {
         language: Language,
         parsed: &Parsed,
         group: &query::Group,
-    ) -> (Rc<Vec<Vec<QueryMatch>>>, bool) {
+    ) -> (Vec<Rc<Vec<QueryMatch>>>, bool) {
         let slot = (side, std::ptr::from_ref(group) as usize);
         if let Some((found, cut_short)) = self.group_runs.borrow().get(&slot) {
-            return (Rc::clone(found), *cut_short);
+            return (found.clone(), *cut_short);
         }
         let from_head = match side {
             Side::Base => self.base_from_head(language, parsed, group),
@@ -432,10 +431,10 @@ impl<'a> FileContext<'a> {
             });
             group.run_until(parsed, language, Some(self.deadline))
         });
-        let found = Rc::new(found);
+        let found: Vec<Rc<Vec<QueryMatch>>> = found.into_iter().map(Rc::new).collect();
         self.group_runs
             .borrow_mut()
-            .insert(slot, (Rc::clone(&found), cut_short));
+            .insert(slot, (found.clone(), cut_short));
         (found, cut_short)
     }
 
