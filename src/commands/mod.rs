@@ -56,11 +56,13 @@ pub fn analyze_claimed(
     let reading = crate::timings::span("phase", || "git: read the change".into());
     let (base_commit, mut change) = repo.change_set(range)?;
     change.claims = claims;
+    let messages = crate::timings::span("phase", || "git: commit messages".into());
     change.claims.extend(crate::claims::sources::commits(
         repo,
         &change.base,
         &change.head,
     ));
+    drop(messages);
     drop(reading);
     let _policy_span = crate::timings::span("phase", || "policy".into());
     let policy_commit = match source.policy_rev {

@@ -350,11 +350,14 @@ impl Git {
             }
             Err(error) => return Err(error.into()),
         };
+        let diffing = crate::timings::span("phase", || "git: diff and blobs".into());
         let mut change = if range.worktree {
             self.worktree_changes(merge_base)?
         } else {
             self.tree_changes(Some(merge_base), head)?
         };
+        drop(diffing);
+        let _configs = crate::timings::span("phase", || "git: base configs".into());
         change.base = merge_base.to_string();
         change.head = head.to_string();
         for path in crate::rules::collection::runner_config_paths(&change.files) {
@@ -385,6 +388,7 @@ impl Git {
             }
         });
         self.read_js_runner_configs(merge_base, &mut change)?;
+        let _related = crate::timings::span("phase", || "git: related tests".into());
         change.related_tests = self.related_tests(merge_base, &change.files)?;
         Ok((Some(base), change))
     }
@@ -466,6 +470,7 @@ impl Git {
         workdir: Option<&Path>,
     ) -> Result<ChangeSet, GitError> {
         let mut change = ChangeSet::default();
+        let mut sides = Vec::new();
         for delta in diff.deltas() {
             let status = match delta.status() {
                 Delta::Added | Delta::Untracked | Delta::Copied => Status::Added,
@@ -502,10 +507,19 @@ impl Git {
                     new_path.as_deref().unwrap_or_default(),
                 ),
             };
-            change
-                .files
-                .push(FilePair::new(status, old_path, new_path, base, head));
+            sides.push((status, old_path, new_path, base, head));
         }
+        // Blobs come from one repository handle, one by one; the line diffs of large files
+        // are independent and cost more, so they run on every core.
+        change.files = {
+            use rayon::prelude::*;
+            sides
+                .into_par_iter()
+                .map(|(status, old_path, new_path, base, head)| {
+                    FilePair::new(status, old_path, new_path, base, head)
+                })
+                .collect()
+        };
         change.files.sort_by(|a, b| a.path().cmp(b.path()));
         Ok(change)
     }

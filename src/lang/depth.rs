@@ -37,6 +37,19 @@ pub fn hazards(tree: &Tree) -> Hazards {
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
+        // A subtree of `n` visible nodes holds neither hazard when its deepest node (at most
+        // `n - 1` levels down) stays within the bound and it is too small for a long run of
+        // children: most subtrees are, so the walk visits few nodes past the top levels.
+        let size = node.descendant_count();
+        let depth = usize::try_from(cursor.depth()).unwrap_or(usize::MAX);
+        if size <= MAX_TOKEN_RUN && depth.saturating_add(size - 1) <= MAX_SYNTAX_DEPTH as usize {
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    return found;
+                }
+            }
+            continue;
+        }
         let children = usize::try_from(node.child_count()).unwrap_or(usize::MAX);
         if children > MAX_TOKEN_RUN && longest_token_run(node) > MAX_TOKEN_RUN {
             found.token_run = true;
@@ -108,6 +121,73 @@ mod tests {
         assert!(climbed.len() > 10);
         assert_eq!(ancestors(root, leaf), climbed);
         assert!(ancestors(root, root).is_empty());
+    }
+
+    /// The walk without pruning, to check that pruning by subtree size changes nothing.
+    fn hazards_visiting_every_node(tree: &Tree) -> Hazards {
+        let mut found = Hazards::default();
+        let mut cursor = tree.walk();
+        loop {
+            let node = cursor.node();
+            if node.child_count() as usize > MAX_TOKEN_RUN
+                && longest_token_run(node) > MAX_TOKEN_RUN
+            {
+                found.token_run = true;
+            }
+            let descended = if cursor.depth() > MAX_SYNTAX_DEPTH {
+                found.too_deep = true;
+                false
+            } else {
+                cursor.goto_first_child()
+            };
+            if !descended {
+                while !cursor.goto_next_sibling() {
+                    if !cursor.goto_parent() {
+                        return found;
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pruned_walk_finds_what_the_full_walk_finds_at_the_bounds() {
+        let depth = MAX_SYNTAX_DEPTH as usize;
+        let filler = "f(1, [2, 3]);\n".repeat(300);
+        for nesting in [
+            depth / 2 - 1,
+            depth / 2,
+            depth / 2 + 1,
+            depth - 2,
+            depth,
+            depth + 1,
+        ] {
+            let deep = format!(
+                "{filler}x = {}1{};\n{filler}",
+                "[".repeat(nesting),
+                "]".repeat(nesting)
+            );
+            let parsed = parse(Language::JavaScript, deep).unwrap();
+            assert_eq!(
+                hazards(&parsed.tree),
+                hazards_visiting_every_node(&parsed.tree),
+                "nesting {nesting}"
+            );
+        }
+        for run in [
+            MAX_TOKEN_RUN - 1,
+            MAX_TOKEN_RUN,
+            MAX_TOKEN_RUN + 1,
+            MAX_TOKEN_RUN * 2,
+        ] {
+            let flat = format!("{filler}{}", "(".repeat(run));
+            let parsed = parse(Language::Python, flat).unwrap();
+            assert_eq!(
+                hazards(&parsed.tree),
+                hazards_visiting_every_node(&parsed.tree),
+                "run {run}"
+            );
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! text of that language holds one of the words. `tests::when_words_never_drop_a_match_on_the_fixtures`
 //! checks on every fixture file that the selection finds what the whole query finds.
 
+pub mod items;
 mod table;
 
 pub use table::QUERY_SOURCES;
@@ -648,6 +649,9 @@ pub struct Group {
     /// Per pattern of the joined query: the member it belongs to and the member's first
     /// pattern.
     owners: Vec<(usize, usize)>,
+    /// Whether every pattern starts at a node below the root ([`starts_below_root`]), so each
+    /// match lies inside one top-level item and the group can run item by item.
+    pub inside: bool,
 }
 
 impl Group {
@@ -676,7 +680,17 @@ impl Group {
         let compiled = compile_text(first, &text).ok()?;
         let mut owners = Vec::with_capacity(compiled.query.pattern_count());
         let mut first_pattern = vec![None; members.len()];
-        for pattern in 0..compiled.query.pattern_count() {
+        let count = compiled.query.pattern_count();
+        let inside = (0..count).all(|pattern| {
+            let start = compiled.query.start_byte_for_pattern(pattern);
+            let end = if pattern + 1 < count {
+                compiled.query.start_byte_for_pattern(pattern + 1)
+            } else {
+                text.len()
+            };
+            text.get(start..end).is_some_and(starts_below_root)
+        });
+        for pattern in 0..count {
             let start = compiled.query.start_byte_for_pattern(pattern);
             let member = starts
                 .partition_point(|member_start| *member_start <= start)
@@ -688,7 +702,46 @@ impl Group {
             compiled,
             members,
             owners,
+            inside,
         })
+    }
+
+    /// [`Group::run_until`] over the subtree of `start`, a child of the root: the matches
+    /// whose pattern starts inside it, numbered and keyed as in a run over the whole tree. For
+    /// an [`inside`](Group::inside) group, the runs over every top-level item, in order, give
+    /// what one run over the tree gives.
+    pub fn run_in_item(
+        &self,
+        parsed: &Parsed,
+        language: Language,
+        deadline: Option<crate::lang::budget::Deadline>,
+        start: tree_sitter::Node<'_>,
+    ) -> (Vec<Vec<QueryMatch>>, bool) {
+        let members = u32::try_from(self.members.len()).unwrap_or(u32::MAX);
+        let (matches, cut_short) = run_from(
+            &self.compiled,
+            parsed,
+            language,
+            deadline,
+            MATCH_LIMIT.saturating_mul(members),
+            Some(start),
+        );
+        (self.split(matches), cut_short)
+    }
+
+    /// Hands each match back to its member, numbered as in the member's own query.
+    fn split(&self, matches: Vec<QueryMatch>) -> Vec<Vec<QueryMatch>> {
+        let mut out = vec![Vec::new(); self.members.len()];
+        for mut found in matches {
+            let Some((member, first)) = self.owners.get(found.pattern).copied() else {
+                continue;
+            };
+            found.pattern -= first;
+            if let Some(matches) = out.get_mut(member) {
+                matches.push(found);
+            }
+        }
+        out
     }
 
     /// Runs every member on `parsed` in one walk: per member, its matches as its own query
@@ -707,17 +760,7 @@ impl Group {
             deadline,
             MATCH_LIMIT.saturating_mul(members),
         );
-        let mut out = vec![Vec::new(); self.members.len()];
-        for mut found in matches {
-            let Some((member, first)) = self.owners.get(found.pattern).copied() else {
-                continue;
-            };
-            found.pattern -= first;
-            if let Some(matches) = out.get_mut(member) {
-                matches.push(found);
-            }
-        }
-        (out, cut_short)
+        (self.split(matches), cut_short)
     }
 }
 
@@ -759,6 +802,20 @@ fn run_with_limit(
     deadline: Option<crate::lang::budget::Deadline>,
     match_limit: u32,
 ) -> (Vec<QueryMatch>, bool) {
+    run_from(query, parsed, language, deadline, match_limit, None)
+}
+
+/// [`run_with_limit`] from `start` (a child of the root) instead of the root: matches whose
+/// pattern starts inside `start`'s subtree, with the same start-depth bound counted from the
+/// root.
+fn run_from(
+    query: &CompiledQuery,
+    parsed: &Parsed,
+    language: Language,
+    deadline: Option<crate::lang::budget::Deadline>,
+    match_limit: u32,
+    start: Option<tree_sitter::Node<'_>>,
+) -> (Vec<QueryMatch>, bool) {
     let check = std::cell::RefCell::new(deadline.map(crate::lang::budget::Throttled::new));
     let past_deadline = || {
         check
@@ -772,7 +829,12 @@ fn run_with_limit(
     // start depth keeps a 100k-deep file from costing O(nodes · depth); the engine notes files
     // nested deeper than that.
     cursor.set_match_limit(match_limit);
-    cursor.set_max_start_depth(Some(crate::lang::MAX_SYNTAX_DEPTH));
+    // Depth counts from where the cursor starts: one level less below a top-level item.
+    let depth = match start {
+        Some(_) => crate::lang::MAX_SYNTAX_DEPTH.saturating_sub(1),
+        None => crate::lang::MAX_SYNTAX_DEPTH,
+    };
+    cursor.set_max_start_depth(Some(depth));
     let root = parsed.tree.root_node();
     let mut stop_past_deadline = |_: &tree_sitter::QueryCursorState| {
         if past_deadline() {
@@ -783,7 +845,7 @@ fn run_with_limit(
     };
     let mut matches = cursor.matches_with_options(
         &query.query,
-        root,
+        start.unwrap_or(root),
         source.as_bytes(),
         tree_sitter::QueryCursorOptions::new().progress_callback(&mut stop_past_deadline),
     );
@@ -851,6 +913,162 @@ fn run_with_limit(
     }
     let cut_short = past_deadline() || deadline.is_some_and(|deadline| deadline.passed());
     (out, cut_short)
+}
+
+/// Whether a pattern's text (comments allowed) can only start matching at a node below the
+/// root: its outermost step is one node of a named type that is not a root type (`module`,
+/// `program`, `source_file`) nor the wildcard, without a quantifier, possibly grouped with
+/// predicates, or an alternation of such steps. Its matches then lie inside one top-level
+/// item, and such a match on an item both sides hold unchanged is the same on both. Anything
+/// else (sibling sequences, which may run across top-level items; a wildcard, which may match
+/// the root) is `false`.
+pub fn starts_below_root(pattern: &str) -> bool {
+    let tokens = query_tokens(pattern);
+    let mut at = 0;
+    let Some(step) = Step::parse(&tokens, &mut at) else {
+        return false;
+    };
+    // One pattern per text: anything after the step is another pattern or a stray token.
+    at == tokens.len() && step.below_root()
+}
+
+/// One step of a query pattern: a node, a group, an alternation or a bare token.
+enum Step<'a> {
+    /// `(kind ...)` with its children.
+    Node(&'a str),
+    /// `((a) (b) (#pred ..))`: the steps inside, predicates left out.
+    Group(Vec<Step<'a>>),
+    /// `[a b]`.
+    Alternation(Vec<Step<'a>>),
+    /// A string, `_`, an anchor or a field name.
+    Token,
+    /// Any step followed by `*`, `+` or `?`.
+    Quantified,
+    /// `(#pred ...)`.
+    Predicate,
+}
+
+impl<'a> Step<'a> {
+    fn parse(tokens: &[&'a str], at: &mut usize) -> Option<Step<'a>> {
+        let first = *tokens.get(*at)?;
+        *at += 1;
+        let mut step = match first {
+            "(" => {
+                let head = *tokens.get(*at)?;
+                if head.starts_with('#') {
+                    Self::skip_to_close(tokens, at)?;
+                    Step::Predicate
+                } else if head == "(" || head == "[" || head == "\"" || head.starts_with('"') {
+                    let mut inner = Vec::new();
+                    while *tokens.get(*at)? != ")" {
+                        match Step::parse(tokens, at)? {
+                            Step::Predicate => {}
+                            other => inner.push(other),
+                        }
+                    }
+                    *at += 1;
+                    Step::Group(inner)
+                } else {
+                    *at += 1;
+                    while *tokens.get(*at)? != ")" {
+                        Step::parse(tokens, at)?;
+                    }
+                    *at += 1;
+                    Step::Node(head)
+                }
+            }
+            "[" => {
+                let mut inner = Vec::new();
+                while *tokens.get(*at)? != "]" {
+                    inner.push(Step::parse(tokens, at)?);
+                }
+                *at += 1;
+                Step::Alternation(inner)
+            }
+            ")" | "]" => return None,
+            _ => Step::Token,
+        };
+        while let Some(next) = tokens.get(*at) {
+            if next.starts_with('@') {
+                *at += 1;
+            } else if matches!(*next, "*" | "+" | "?") {
+                *at += 1;
+                step = Step::Quantified;
+            } else {
+                break;
+            }
+        }
+        Some(step)
+    }
+
+    fn skip_to_close(tokens: &[&'a str], at: &mut usize) -> Option<()> {
+        let mut depth = 1usize;
+        while depth > 0 {
+            match *tokens.get(*at)? {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            *at += 1;
+        }
+        Some(())
+    }
+
+    fn below_root(&self) -> bool {
+        match self {
+            Step::Node(kind) => {
+                !matches!(*kind, "_" | "module" | "program" | "source_file" | "ERROR")
+                    && kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            }
+            Step::Group(inner) => matches!(inner.as_slice(), [only] if only.below_root()),
+            Step::Alternation(inner) => !inner.is_empty() && inner.iter().all(Step::below_root),
+            Step::Token | Step::Quantified | Step::Predicate => false,
+        }
+    }
+}
+
+/// The tokens of query text: brackets, strings, captures, quantifiers and words; comments
+/// dropped.
+fn query_tokens(text: &str) -> Vec<&str> {
+    let mut tokens = Vec::new();
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let c = bytes[at];
+        match c {
+            b';' => {
+                while at < bytes.len() && bytes[at] != b'\n' {
+                    at += 1;
+                }
+            }
+            b'"' => {
+                let start = at;
+                at += 1;
+                while at < bytes.len() && bytes[at] != b'"' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                at = (at + 1).min(bytes.len());
+                tokens.extend(text.get(start..at));
+            }
+            b'(' | b')' | b'[' | b']' | b'*' | b'+' | b'?' | b'.' => {
+                tokens.extend(text.get(at..at + 1));
+                at += 1;
+            }
+            _ if c.is_ascii_whitespace() => at += 1,
+            _ => {
+                let start = at;
+                while at < bytes.len()
+                    && !bytes[at].is_ascii_whitespace()
+                    && !matches!(bytes[at], b'(' | b')' | b'[' | b']' | b'"' | b';')
+                {
+                    // `?` ends a predicate name (`#match?`) only as part of it.
+                    at += 1;
+                }
+                tokens.extend(text.get(start..at));
+            }
+        }
+    }
+    tokens
 }
 
 fn to_line(row: usize) -> u32 {

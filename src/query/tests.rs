@@ -428,3 +428,27 @@ fn a_large_change_joins_every_query_of_a_language_into_one_group() {
         );
     }
 }
+
+/// Only patterns whose outermost step is one node below the root count as inside one top-level
+/// item; sibling sequences, wildcards, root types and quantified steps do not.
+#[test]
+fn patterns_that_start_below_the_root_are_told_apart() {
+    for inside in [
+        "((keyword_argument name: (identifier) @_n value: (false)) @finding (#match? @_n \"^v\"))",
+        "(call function: (identifier) @f) @finding",
+        "; a comment\n[(call) @finding (decorator) @finding]",
+        "(function_definition name: (identifier) @key (#set! kind \"x\")) @finding",
+    ] {
+        assert!(starts_below_root(inside), "{inside}");
+    }
+    for outer in [
+        "((attribute_item) @a . (function_item) @finding)",
+        "(_ (call)) @finding",
+        "(module (expression_statement) @finding)",
+        "((comment)* @c (function_definition) @finding)",
+        "(call) @finding (call) @finding",
+        "\"fn\" @finding",
+    ] {
+        assert!(!starts_below_root(outer), "{outer}");
+    }
+}
