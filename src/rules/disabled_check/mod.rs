@@ -15,8 +15,13 @@
 //! than in base, a setting whose base value was stricter.
 
 mod checker_config;
+mod ci_aggregate;
+mod ci_conditions;
 mod config_text;
 mod directives;
+mod expression;
+mod loops;
+mod matrix;
 mod runner_config;
 
 pub(crate) use config_text::{jsonc, unescape_js, yaml};
@@ -42,8 +47,19 @@ declare_rule! {
     ///   `reason`. Blanket (no rule named) or file-wide suppressions are errors, narrow ones
     ///   warnings; an `allow` with a `reason` is a note.
     /// - CI neutered (GitHub workflows compared structurally): `continue-on-error: true`,
-    ///   `if: false`, `|| true`/`|| exit 0`/`; exit 0` on a step that runs tests, lint, build or
-    ///   type checks, a job or step that ran them removed.
+    ///   `if: false`, `|| true`/`|| exit 0`/`; exit 0` on a step that runs tests, lint, build,
+    ///   type or semver checks (also in a new step or a new workflow file), a job or step that
+    ///   ran them removed or commented out. Conditions are evaluated per matrix entry and for
+    ///   the events a pull request runs with: a `continue-on-error: ${{ … }}` that lets an
+    ///   entry fail which base kept blocking (a warning for pre-release entries such as
+    ///   `nightly` or `3.14-dev`), an `if:` that skips a check on pull requests (error), on some
+    ///   matrix entries or on what the author controls (`github.head_ref`, labels, title:
+    ///   warnings). The aggregate job that gates on the others (`re-actors/alls-green`,
+    ///   `needs.*.result`, "all tests passed") removed, dropping a check job from its `needs`,
+    ///   letting one fail (`allowed-failures`) or no longer reading the results; a workflow that
+    ///   stops running on pull requests (a warning while an unfiltered `push` still runs it, or
+    ///   for a new `paths-ignore` that skips source); an item dropped from a shell loop over
+    ///   literal items whose body runs a check (`for pkg in core cli; do npm test; done`).
     /// - Hooks bypassed in scripts: `--no-verify`, `HUSKY=0`, `SKIP=` for pre-commit.
     /// - Test commands neutered: a package.json `test`/`lint` script replaced by `echo`,
     ///   `exit 0` or `true`, `--passWithNoTests` (an error next to a path pattern or a selecting
@@ -107,8 +123,12 @@ declare_rule! {
     ///   the end of a code line, so they silence nothing. Except `# type: ignore` before the
     ///   module's first statement, which makes mypy skip the whole file.
     /// - `@ts-expect-error` and `#[expect]` with a description or `reason`.
-    /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
-    ///   run no check.
+    /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions that let no
+    ///   entry fail that base ran blocking (a new `nightly` entry allowed to fail), steps that
+    ///   run no check, `if:` conditions that still hold on pull requests (`always()`,
+    ///   `!cancelled()`) or read run state (`steps.changes.outputs.src`), a check split into a
+    ///   pull-request step and a push step, a workflow made reusable (`workflow_call`), loops
+    ///   that gain or rename items.
     /// - Configuration that makes checks stricter.
     /// - A modifyitems hook that reorders items, adds a marker such as `slow`, or skips only the
     ///   items it picks (`if "slow" in item.keywords`); `sys.exit(pytest.main())` in a test
@@ -156,6 +176,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         workflows::check(context, out);
     }
     scripts::check(context, out);
+    loops::check(context, out);
     test_harness::check(context, out);
     checker_config::check(context, out);
     runner_config::check(context, out);

@@ -3,7 +3,9 @@
 //! removed is an error; the same on a step that runs no check is a warning.
 
 use super::config_text::{is_true, yaml};
-use super::{Output, locate, push};
+use super::matrix::{self, Entry};
+use super::{Output, ci_aggregate, ci_conditions, locate, push};
+use crate::changeset::LineSet;
 use crate::finding::{Severity, Side};
 use crate::rules::{Candidate, Fact, FileContext, Moved};
 
@@ -29,11 +31,17 @@ fn check_pattern() -> Option<&'static Regex> {
             Regex::new(
                 r"(?x)(?:^|[\s;&|(/])(
                     pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|ava|karma|tsc|eslint|biome|
-                    ruff|mypy|pyright|flake8|pylint|phpunit|rspec|ctest|mvn|gradle|gradlew|
+                    ruff|mypy|pyright|basedpyright|pyre|pytype|flake8|pylint|phpunit|rspec|ctest|mvn|
+                    gradle|gradlew|vue-tsc|svelte-check|astro\s+check|actionlint|shellcheck|
                     playwright\s+test|cypress\s+run|
-                    cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny)|
+                    cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny|
+                        semver-checks|audit|public-api|udeps|machete|doc)|
+                    cargo-semver-checks|cargo-deny|cargo-audit|
                     go\s+(?:test|vet|build)|golangci-lint|
-                    (?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|lint|build|check|typecheck|type-check|tsc)|
+                    (?:npm|pnpm|yarn|bun)(?:\s+-{1,2}[\w-]+(?:[=\s][^-\s]\S*)?)*?\s+(?:run\s+)?
+                        (?:test|lint|build|check|typecheck|type-check|types|tsc)|
+                    (?:turbo|nx)\s+(?:run(?:-many)?\s+|affected\s+)?(?:(?:-t|--targets?)[=\s])?
+                        (?:test|lint|build|check|typecheck|type-check)|
                     npx\s+(?:tsc|eslint|jest|vitest|prettier)|
                     (?:black|isort|prettier)\s+(?:.*\s)?--check|
                     make\s+(?:test|check|lint|ci)|just\s+(?:test|check|lint)|
@@ -60,13 +68,20 @@ fn check_tools(command: &str) -> BTreeSet<String> {
         .captures_iter(command)
         .filter_map(|captures| captures.get(1))
         .map(|found| {
-            found
+            let words: Vec<&str> = found
                 .as_str()
                 .split_whitespace()
                 .filter(|word| !word.starts_with('+') && *word != "run" && *word != "npx")
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ")
+                .collect();
+            // `pnpm -r --filter web typecheck` is `pnpm typecheck`: the manager and the script.
+            match words.as_slice() {
+                [manager, .., script]
+                    if matches!(*manager, "npm" | "pnpm" | "yarn" | "bun" | "turbo" | "nx") =>
+                {
+                    format!("{manager} {script}")
+                }
+                _ => words.iter().take(2).copied().collect::<Vec<_>>().join(" "),
+            }
         })
         .collect()
 }
@@ -204,11 +219,17 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         .as_ref()
         .map(|(_, value)| jobs(value))
         .unwrap_or_default();
-    let head_tools: BTreeSet<String> = head_jobs
+    let mut head_tools: BTreeSet<String> = head_jobs
         .values()
         .flat_map(|job| steps(job).iter().map(step_command).collect::<Vec<_>>())
         .flat_map(|command| check_tools(&command))
         .collect();
+    for (id, job) in &head_jobs {
+        head_tools.extend(called_workflow(job));
+        if ci_aggregate::is_aggregate(id, job, job_runs_check) {
+            head_tools.insert(gate_key(id, job));
+        }
+    }
     // Checks move between workflow files; a check that runs in any changed workflow's head
     // was not removed.
     for tool in &head_tools {
@@ -223,16 +244,63 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let base = context
         .side(Side::Base)
         .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
+    let events = head
+        .as_ref()
+        .map(|(_, value)| ci_conditions::pr_events(value))
+        .unwrap_or_default();
     let Some((base_text, base)) = base else {
+        // A new workflow: its check steps that cannot fail are new.
+        if let Some((head_text, _)) = head.as_ref() {
+            for (id, job) in &head_jobs {
+                for step in steps(job) {
+                    new_step(context, out, id, &step, head_text);
+                }
+            }
+        }
         return;
     };
     let base_jobs = jobs(&base);
+    if let Some((head_text, head_value)) = head.as_ref()
+        && base_jobs.values().any(job_runs_check)
+        && let Some((blocking, what)) = ci_conditions::trigger_change(&base, head_value)
+    {
+        let line = head_text
+            .lines()
+            .position(|line| {
+                if what.contains("paths-ignore") {
+                    line.trim_start().starts_with("paths-ignore:")
+                } else {
+                    line.starts_with("on:") || line.starts_with("\"on\":")
+                }
+            })
+            .map_or(1, |index| u32::try_from(index + 1).unwrap_or(u32::MAX));
+        let severity = if blocking {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let ran: Vec<String> = base_jobs
+            .values()
+            .filter(|job| job_runs_check(job))
+            .map(describe_checks)
+            .collect();
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("{what}; its jobs ran {}", shorten(&ran.join(", "), 120)),
+            "workflow:triggers".to_string(),
+        );
+    }
     for (id, base_job) in &base_jobs {
         let Some(head_job) = head_jobs.get(id) else {
-            let tools: BTreeSet<String> = steps(base_job)
+            let mut tools: BTreeSet<String> = steps(base_job)
                 .iter()
                 .flat_map(|step| check_tools(&step_command(step)))
                 .collect();
+            tools.extend(called_workflow(base_job));
+            let aggregate = ci_aggregate::is_aggregate(id, base_job, job_runs_check);
             let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
             for tool in tools.difference(&head_tools) {
                 removed(
@@ -245,20 +313,107 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                     tool,
                 );
             }
+            let gate = gate_key(id, base_job);
+            if aggregate && !head_tools.contains(&gate) {
+                removed(
+                    out,
+                    line,
+                    format!(
+                        "the change removes CI job `{id}`, which failed when `{}` failed (the status a branch protection rule requires in their place)",
+                        ci_aggregate::needs(base_job).join("`, `")
+                    ),
+                    &gate,
+                );
+            }
             continue;
         };
         let Some((head_text, _)) = head.as_ref() else {
             continue;
         };
+        if ci_aggregate::is_aggregate(id, base_job, job_runs_check) {
+            let stays_and_checks = |needed: &str| head_jobs.get(needed).is_some_and(job_runs_check);
+            for what in ci_aggregate::weakened(base_job, head_job, stays_and_checks) {
+                let line = locate(
+                    head_text,
+                    Some(&format!("{id}:")),
+                    "needs",
+                    &context.pair.added,
+                );
+                push(
+                    out,
+                    Side::Head,
+                    line,
+                    Severity::Error,
+                    format!("CI job `{id}`, which gates on the others, {what}"),
+                    format!("workflow:{id}:gate:{what}"),
+                );
+            }
+        }
         compare_job(
             context,
             out,
             id,
-            base_job,
-            head_job,
+            (base_job, head_job),
             (head_text, base_text),
             &head_tools,
+            &events,
         );
+    }
+    for (id, head_job) in &head_jobs {
+        if base_jobs.contains_key(id) {
+            continue;
+        }
+        if let Some((head_text, _)) = head.as_ref() {
+            for step in steps(head_job) {
+                new_step(context, out, id, &step, head_text);
+            }
+        }
+    }
+}
+
+/// The key under which an aggregate gate job is looked for in other workflow files.
+fn gate_key(id: &str, job: &Value) -> String {
+    let name = job.get("name").and_then(Value::as_str).unwrap_or(id);
+    format!("gate {name}")
+}
+
+/// A job that calls a reusable workflow of this repository whose name says it checks
+/// (`uses: ./.github/workflows/test.yml`): removing the call stops those checks.
+fn called_workflow(job: &Value) -> Option<String> {
+    let uses = job.get("uses").and_then(Value::as_str)?;
+    let path = uses.strip_prefix("./")?;
+    let name = file_name_of(path).to_ascii_lowercase();
+    ["test", "lint", "check", "type", "ci", "build", "semver"]
+        .iter()
+        .any(|word| name.contains(word))
+        .then(|| format!("calls {path}"))
+}
+
+fn file_name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// A step new in head: a check in it that can no longer fail is an error.
+fn new_step(context: &FileContext<'_>, out: &mut Output, job: &str, step: &Value, head_text: &str) {
+    let Some(run) = step.get("run").and_then(Value::as_str) else {
+        return;
+    };
+    let (name, anchor) = step_label(step);
+    for line in run.lines().map(str::trim) {
+        if neutered(line) && runs_check(line) {
+            let at = locate(head_text, Some(&anchor), line, &context.pair.added);
+            push(
+                out,
+                Side::Head,
+                at,
+                Severity::Error,
+                format!(
+                    "new CI step `{name}` (job `{job}`) runs a check that can never fail: `{}`",
+                    shorten(line, 70)
+                ),
+                format!("workflow:{job}:{}:neutered:{line}", step_identity(step)),
+            );
+        }
     }
 }
 
@@ -302,14 +457,23 @@ fn describe_checks(job: &Value) -> String {
     }
 }
 
+/// What a job's conditions are judged against: the pull-request events of head's triggers and
+/// each side's matrix entries (`None` when the matrix cannot be expanded).
+struct Scope<'a> {
+    events: &'a [&'static str],
+    base_entries: Option<Vec<Entry>>,
+    head_entries: Option<Vec<Entry>>,
+    head_steps: &'a [Value],
+}
+
 fn compare_job(
     context: &FileContext<'_>,
     out: &mut Output,
     id: &str,
-    base_job: &Value,
-    head_job: &Value,
+    (base_job, head_job): (&Value, &Value),
     (head_text, base_text): (&str, &str),
     head_tools: &BTreeSet<String>,
+    events: &[&'static str],
 ) {
     let added = &context.pair.added;
     let checks = job_runs_check(base_job);
@@ -330,6 +494,28 @@ fn compare_job(
             format!("workflow:{id}:continue-on-error"),
         );
     }
+    let head_steps = steps(head_job);
+    let scope = Scope {
+        events,
+        base_entries: matrix::entries(base_job),
+        head_entries: matrix::entries(head_job),
+        head_steps: &head_steps,
+    };
+    let subject = Subject {
+        label: format!("CI job `{id}`"),
+        key: format!("workflow:{id}"),
+        anchor: &anchor,
+        checks,
+        job_level: true,
+    };
+    judge_conditions(
+        context,
+        out,
+        &subject,
+        (base_job, head_job),
+        head_text,
+        &scope,
+    );
     if is_disabled_condition(head_job.get("if")) && !is_disabled_condition(base_job.get("if")) {
         let line = locate(head_text, Some(&anchor), "if:", added);
         push(
@@ -342,7 +528,6 @@ fn compare_job(
         );
     }
     let base_steps = steps(base_job);
-    let head_steps = steps(head_job);
     let mut paired = vec![false; head_steps.len()];
     for base_step in &base_steps {
         let identity = step_identity(base_step);
@@ -383,20 +568,155 @@ fn compare_job(
             context,
             out,
             id,
-            base_step,
-            &head_steps[position],
+            (base_step, &head_steps[position]),
             head_text,
+            &scope,
         );
     }
+    for (index, step) in head_steps.iter().enumerate() {
+        if !paired[index] {
+            new_step(context, out, id, step, head_text);
+        }
+    }
+}
+
+/// A job or step whose `continue-on-error` and `if:` are judged.
+struct Subject<'a> {
+    /// "CI job `test`", "CI check step `Lint` (job `test`)".
+    label: String,
+    key: String,
+    anchor: &'a str,
+    checks: bool,
+    /// A job's `if:` cannot read the matrix.
+    job_level: bool,
+}
+
+/// `continue-on-error` expressions that let matrix entries fail, and `if:` conditions that
+/// skip a check where a pull request runs it.
+fn judge_conditions(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    subject: &Subject<'_>,
+    (base, head): (&Value, &Value),
+    head_text: &str,
+    scope: &Scope<'_>,
+) {
+    let added = &context.pair.added;
+    let label = &subject.label;
+    if let (Some(base_entries), Some(head_entries)) = (&scope.base_entries, &scope.head_entries)
+        && !is_true(head.get("continue-on-error"))
+        && let Some(entries) = ci_conditions::made_nonblocking(
+            base.get("continue-on-error"),
+            head.get("continue-on-error"),
+            base_entries,
+            head_entries,
+        )
+    {
+        let severity = if subject.checks && !entries.iter().all(|entry| matrix::prerelease(entry)) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let expression = head
+            .get("continue-on-error")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // The setting may be unchanged (the matrix changed): its own line, not another job's.
+        let line = locate(
+            head_text,
+            Some(subject.anchor),
+            "continue-on-error",
+            &LineSet::default(),
+        );
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!(
+                "{label} is made non-blocking for matrix {} `{}` (`continue-on-error: {}`)",
+                if entries.len() == 1 {
+                    "entry"
+                } else {
+                    "entries"
+                },
+                shorten(&entries.join("`, `"), 120),
+                shorten(expression, 60)
+            ),
+            format!("{}:continue-on-error:{}", subject.key, entries.join(";")),
+        );
+    }
+    if !subject.checks || is_disabled_condition(head.get("if")) {
+        return;
+    }
+    let (base_entries, head_entries) = if subject.job_level {
+        (None, None)
+    } else {
+        (scope.base_entries.as_deref(), scope.head_entries.as_deref())
+    };
+    let Some(skip) = ci_conditions::skipped(
+        base.get("if"),
+        head.get("if"),
+        scope.events,
+        base_entries,
+        head_entries,
+    ) else {
+        return;
+    };
+    // A check split into a pull-request step and a push step still runs.
+    let command = step_command(head);
+    if !subject.job_level
+        && !command.is_empty()
+        && scope.head_steps.iter().any(|other| {
+            other != head
+                && step_command(other) == command
+                && ci_conditions::skipped(None, other.get("if"), scope.events, None, None)
+                    != Some(ci_conditions::Skip::OnPullRequests)
+        })
+    {
+        return;
+    }
+    let condition = head.get("if").map(|value| match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    });
+    let condition = shorten(condition.as_deref().unwrap_or_default(), 80);
+    let (severity, what) = match &skip {
+        ci_conditions::Skip::OnPullRequests => {
+            (Severity::Error, "no longer runs on pull requests".to_string())
+        }
+        ci_conditions::Skip::Entries(entries) => (
+            Severity::Warning,
+            format!(
+                "is now skipped for matrix {} `{}`",
+                if entries.len() == 1 { "entry" } else { "entries" },
+                shorten(&entries.join("`, `"), 100)
+            ),
+        ),
+        ci_conditions::Skip::AuthorSwitch => (
+            Severity::Warning,
+            "now runs or not as the pull request's branch name, title, labels or commit message decide"
+                .to_string(),
+        ),
+    };
+    let line = locate(head_text, Some(subject.anchor), "if:", added);
+    push(
+        out,
+        Side::Head,
+        line,
+        severity,
+        format!("{label} {what}: `if: {condition}`"),
+        format!("{}:if:{skip:?}", subject.key),
+    );
 }
 
 fn compare_step(
     context: &FileContext<'_>,
     out: &mut Output,
     job: &str,
-    base_step: &Value,
-    head_step: &Value,
+    (base_step, head_step): (&Value, &Value),
     head_text: &str,
+    scope: &Scope<'_>,
 ) {
     let added = &context.pair.added;
     let command = step_command(head_step);
@@ -422,6 +742,21 @@ fn compare_step(
             format!("workflow:{job}:{identity}:continue-on-error"),
         );
     }
+    let subject = Subject {
+        label: format!("CI {what} `{name}` (job `{job}`)"),
+        key: format!("workflow:{job}:{identity}"),
+        anchor: &anchor,
+        checks,
+        job_level: false,
+    };
+    judge_conditions(
+        context,
+        out,
+        &subject,
+        (base_step, head_step),
+        head_text,
+        scope,
+    );
     if is_disabled_condition(head_step.get("if")) && !is_disabled_condition(base_step.get("if")) {
         let line = locate(head_text, Some(&anchor), "if:", added);
         push(
