@@ -21,6 +21,22 @@ pub fn needs(job: &Value) -> Vec<String> {
     }
 }
 
+/// Whether job `from` waits for `target`, directly or through the jobs it needs (bounded).
+pub fn reaches(jobs: &serde_json::Map<String, Value>, from: &str, target: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut queue: Vec<String> = jobs.get(from).map(needs).unwrap_or_default();
+    while let Some(job) = queue.pop() {
+        if job == target {
+            return true;
+        }
+        if seen.len() > 512 || !seen.insert(job.clone()) {
+            continue;
+        }
+        queue.extend(jobs.get(&job).map(needs).unwrap_or_default());
+    }
+    false
+}
+
 fn steps(job: &Value) -> impl Iterator<Item = &Value> {
     job.get("steps")
         .and_then(Value::as_array)

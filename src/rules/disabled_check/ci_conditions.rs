@@ -26,6 +26,17 @@ pub fn pr_events(doc: &Value) -> Vec<&'static str> {
     events
 }
 
+/// Whether pull requests run the workflow, or may (a reusable workflow runs with its caller,
+/// `workflow_run` after another run): its checks then gate them.
+pub fn gates_pull_requests(doc: &Value) -> bool {
+    let triggers = triggers(doc);
+    !pr_events(doc).is_empty()
+        || ["workflow_call", "workflow_run"]
+            .iter()
+            .any(|event| triggers.contains_key(*event))
+        || triggers.is_empty()
+}
+
 /// `on:` as event → its settings (`null` for a bare name).
 fn triggers(doc: &Value) -> BTreeMap<String, Value> {
     // YAML 1.1 readers turn a bare `on` into `true`.
@@ -60,7 +71,7 @@ pub fn trigger_change(base: &Value, head: &Value) -> Option<(bool, String)> {
     // A reusable workflow runs when its caller does: the caller's triggers decide.
     let has = PR
         .iter()
-        .chain(&["workflow_call"])
+        .chain(&["workflow_call", "workflow_run"])
         .any(|event| head_triggers.contains_key(*event));
     if had && !has {
         let push = head_triggers.get("push");

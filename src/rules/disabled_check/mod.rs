@@ -20,6 +20,8 @@ mod ci_conditions;
 mod config_text;
 mod directives;
 mod expression;
+mod ignore_patterns;
+mod lint_lists;
 mod loops;
 mod matrix;
 mod runner_config;
@@ -30,6 +32,7 @@ mod scripts;
 mod statement;
 mod suppressions;
 mod test_harness;
+mod tox_envs;
 mod workflows;
 
 use super::context::{Candidate, FileContext, Output};
@@ -66,8 +69,18 @@ declare_rule! {
     ///   option such as `--testPathPattern`, `-t` or `--onlyChanged`: an empty selection then
     ///   passes), `cargo test -- --skip`.
     /// - Checker configs relaxed: tsconfig `strict`/`noImplicitAny` and friends turned off,
-    ///   ESLint/Biome rules switched off, mypy `ignore_errors = true` or `strict` dropped, pyright
-    ///   `typeCheckingMode` lowered, lints allowed in `Cargo.toml` `[lints]`.
+    ///   ESLint/Biome rules switched off, removed from a config (a shared config package
+    ///   included) or a preset no longer extended, mypy `ignore_errors = true` or `strict`
+    ///   dropped, pyright/basedpyright `typeCheckingMode` lowered or `report*` rules set to
+    ///   `none`/`false` or below `error`, ruff/flake8 `ignore`/`extend-ignore` gaining codes
+    ///   (an error for a whole category such as `B`), `select` losing them, `per-file-ignores`
+    ///   gaining a code (an error for one named source file), mypy `disable_error_code` and
+    ///   pylint `disable` gaining codes, lints allowed in `Cargo.toml` `[lints]`, a tox
+    ///   environment that ran a checker removed (dropped from `envlist`: a warning).
+    /// - Source excluded from a checker: new `.eslintignore`/`.prettierignore` lines, ESLint
+    ///   `ignorePatterns`/`ignores`, Biome `files.ignore`, ruff/flake8/mypy/pyright/tsconfig
+    ///   `exclude` entries that reach source (one named source file excluded from a linter or
+    ///   type checker is an error); build output, vendored and generated code are not source.
     /// - Test runner configuration that excludes tests: pytest `--ignore`/`--deselect`/
     ///   `-k "not …"`/`norecursedirs`/narrowed `testpaths` (pytest.ini, pyproject.toml,
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
@@ -129,7 +142,10 @@ declare_rule! {
     ///   `!cancelled()`) or read run state (`steps.changes.outputs.src`), a check split into a
     ///   pull-request step and a push step, a workflow made reusable (`workflow_call`), loops
     ///   that gain or rename items.
-    /// - Configuration that makes checks stricter.
+    /// - Configuration that makes checks stricter, lint settings moved between files or
+    ///   sections (`[tool.ruff]` → `[tool.ruff.lint]`, setup.cfg → `.flake8`, eslintrc → flat
+    ///   config), a per-file ignore of a code the whole project ignored, tox environments
+    ///   merged or renamed with their commands.
     /// - A modifyitems hook that reorders items, adds a marker such as `slow`, or skips only the
     ///   items it picks (`if "slow" in item.keywords`); `sys.exit(pytest.main())` in a test
     ///   module's `__main__` block; `process.exit(1)`.
@@ -179,6 +195,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     loops::check(context, out);
     test_harness::check(context, out);
     checker_config::check(context, out);
+    lint_lists::check(context, out);
+    ignore_patterns::check(context, out);
+    tox_envs::check(context, out);
     runner_config::check(context, out);
 }
 

@@ -35,7 +35,7 @@ fn check_pattern() -> Option<&'static Regex> {
                     gradle|gradlew|vue-tsc|svelte-check|astro\s+check|actionlint|shellcheck|
                     playwright\s+test|cypress\s+run|
                     cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny|
-                        semver-checks|audit|public-api|udeps|machete|doc)|
+                        semver-checks|audit|public-api|udeps|machete)|
                     cargo-semver-checks|cargo-deny|cargo-audit|
                     go\s+(?:test|vet|build)|golangci-lint|
                     (?:npm|pnpm|yarn|bun)(?:\s+-{1,2}[\w-]+(?:[=\s][^-\s]\S*)?)*?\s+(?:run\s+)?
@@ -60,7 +60,7 @@ pub fn runs_check(command: &str) -> bool {
 
 /// The checks a command runs, normalized (`npm run test` and `npm test` are one check,
 /// `cargo +nightly clippy` is `cargo clippy`), to tell a rewritten step from a removed one.
-fn check_tools(command: &str) -> BTreeSet<String> {
+pub(super) fn check_tools(command: &str) -> BTreeSet<String> {
     let Some(pattern) = check_pattern() else {
         return BTreeSet::new();
     };
@@ -227,7 +227,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     for (id, job) in &head_jobs {
         head_tools.extend(called_workflow(job));
         if ci_aggregate::is_aggregate(id, job, job_runs_check) {
-            head_tools.insert(gate_key(id, job));
+            head_tools.insert(gate_key(job));
         }
     }
     // Checks move between workflow files; a check that runs in any changed workflow's head
@@ -260,8 +260,9 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         return;
     };
     let base_jobs = jobs(&base);
+    let gating = ci_conditions::gates_pull_requests(&base);
     if let Some((head_text, head_value)) = head.as_ref()
-        && base_jobs.values().any(job_runs_check)
+        && base_jobs.values().any(runs_more_than_a_build)
         && let Some((blocking, what)) = ci_conditions::trigger_change(&base, head_value)
     {
         let line = head_text
@@ -311,10 +312,21 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         describe_checks(base_job)
                     ),
                     tool,
+                    gating,
                 );
             }
-            let gate = gate_key(id, base_job);
-            if aggregate && !head_tools.contains(&gate) {
+            let gate = gate_key(base_job);
+            // Renamed: a gate of head waits for every job this one did that still exists.
+            let renamed = || {
+                head_jobs.iter().any(|(other, job)| {
+                    ci_aggregate::is_aggregate(other, job, job_runs_check)
+                        && ci_aggregate::needs(base_job)
+                            .iter()
+                            .filter(|needed| head_jobs.contains_key(*needed))
+                            .all(|needed| ci_aggregate::reaches(&head_jobs, other, needed))
+                })
+            };
+            if aggregate && !head_tools.contains(&gate) && !renamed() {
                 removed(
                     out,
                     line,
@@ -323,6 +335,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         ci_aggregate::needs(base_job).join("`, `")
                     ),
                     &gate,
+                    gating,
                 );
             }
             continue;
@@ -331,7 +344,11 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             continue;
         };
         if ci_aggregate::is_aggregate(id, base_job, job_runs_check) {
-            let stays_and_checks = |needed: &str| head_jobs.get(needed).is_some_and(job_runs_check);
+            // A check reached through another job it now needs still gates it.
+            let stays_and_checks = |needed: &str| {
+                head_jobs.get(needed).is_some_and(job_runs_check)
+                    && !ci_aggregate::reaches(&head_jobs, id, needed)
+            };
             for what in ci_aggregate::weakened(base_job, head_job, stays_and_checks) {
                 let line = locate(
                     head_text,
@@ -356,7 +373,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             (base_job, head_job),
             (head_text, base_text),
             &head_tools,
-            &events,
+            (&events, gating),
         );
     }
     for (id, head_job) in &head_jobs {
@@ -371,10 +388,20 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
-/// The key under which an aggregate gate job is looked for in other workflow files.
-fn gate_key(id: &str, job: &Value) -> String {
-    let name = job.get("name").and_then(Value::as_str).unwrap_or(id);
-    format!("gate {name}")
+/// Whether a job runs a check other than a build (a publish or deploy job builds too).
+fn runs_more_than_a_build(job: &Value) -> bool {
+    steps(job)
+        .iter()
+        .flat_map(|step| check_tools(&step_command(step)))
+        .any(|tool| !tool.ends_with("build"))
+}
+
+/// The key under which an aggregate gate job is looked for in other workflow files: the jobs
+/// it waits for (a renamed gate waits for the same ones).
+fn gate_key(job: &Value) -> String {
+    let mut needs = ci_aggregate::needs(job);
+    needs.sort();
+    format!("gate {}", needs.join(" "))
 }
 
 /// A job that calls a reusable workflow of this repository whose name says it checks
@@ -418,12 +445,17 @@ fn new_step(context: &FileContext<'_>, out: &mut Output, job: &str, step: &Value
 }
 
 /// A removed check, dropped by the engine when another changed workflow still runs it.
-fn removed(out: &mut Output, line: u32, message: String, tool: &str) {
+fn removed(out: &mut Output, line: u32, message: String, tool: &str, gating: bool) {
     out.candidates.push(Candidate {
         side: Side::Base,
         line,
         end_line: line,
-        severity: Severity::Error,
+        // A workflow pull requests never ran (scheduled, manual) gated none of them.
+        severity: if gating {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
         message,
         key: format!("workflow:removed:{tool}"),
         moved: Some(Moved {
@@ -473,7 +505,7 @@ fn compare_job(
     (base_job, head_job): (&Value, &Value),
     (head_text, base_text): (&str, &str),
     head_tools: &BTreeSet<String>,
-    events: &[&'static str],
+    (events, gating): (&[&'static str], bool),
 ) {
     let added = &context.pair.added;
     let checks = job_runs_check(base_job);
@@ -559,6 +591,7 @@ fn compare_job(
                         shorten(command.lines().next().unwrap_or_default(), 60)
                     ),
                     tool,
+                    gating,
                 );
             }
             continue;

@@ -1,0 +1,401 @@
+//! Python checker settings relaxed code by code: ruff and flake8 `ignore`/`extend-ignore` lists
+//! that gain codes, `select` lists that lose them, `per-file-ignores` that gain a file or a
+//! code, mypy `disable_error_code`, pylint `disable`, and pyright/basedpyright `report*` rules
+//! set to `none`/`false` or lowered below `error`, wherever they live (pyproject.toml,
+//! ruff.toml, setup.cfg, tox.ini, .flake8, mypy.ini, .pylintrc, pyrightconfig.json).
+//!
+//! A code ignored in base by any changed file (the same tool and scope, or the whole project
+//! for a per-file ignore) is not new: settings move between files and sections.
+
+use super::config_text::{at, ini, jsonc, toml};
+use super::{Output, file_name, locate};
+use crate::finding::{Confidence, Severity, Side};
+use crate::rules::{Candidate, Fact, FactRef, FileContext, Moved};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Fact name: a code some changed file ignored in base, keyed `tool:scope:code`.
+const IGNORED: &str = "lint-ignored";
+const FAMILY: &str = "lint-config";
+
+/// What one file configures.
+#[derive(Debug, Default, PartialEq)]
+struct Settings {
+    /// (tool, scope, code): scope is `global` or a per-file pattern.
+    ignored: BTreeSet<(String, String, String)>,
+    /// tool → selected codes.
+    selected: BTreeMap<String, BTreeSet<String>>,
+    /// `tool rule` → level (0 off, 1 information, 2 warning, 3 error).
+    reports: BTreeMap<String, u8>,
+}
+
+fn is_lint_file(name: &str) -> bool {
+    matches!(
+        name,
+        "pyproject.toml"
+            | "ruff.toml"
+            | ".ruff.toml"
+            | "setup.cfg"
+            | "tox.ini"
+            | ".flake8"
+            | "mypy.ini"
+            | ".mypy.ini"
+            | ".pylintrc"
+            | "pylintrc"
+            | "pyrightconfig.json"
+    )
+}
+
+pub fn check(context: &FileContext<'_>, out: &mut Output) {
+    let name = file_name(context.pair.path());
+    if !is_lint_file(name) {
+        return;
+    }
+    let read = |side: Side| context.side(side).map(|text| settings(name, text.text));
+    let base = read(Side::Base);
+    if let Some(base) = &base {
+        for (tool, scope, code) in &base.ignored {
+            out.facts.push(Fact {
+                side: Side::Base,
+                name: IGNORED,
+                family: FAMILY,
+                key: format!("{tool}:{scope}:{code}"),
+                severity: Severity::Error,
+            });
+        }
+    }
+    // A new configuration relaxes nothing that was checked before.
+    let (Some(base), Some(head), Some(text)) = (
+        base,
+        read(Side::Head),
+        context.side(Side::Head).map(|side| side.text),
+    ) else {
+        return;
+    };
+    let added = &context.pair.added;
+    for (tool, scope, code) in head.ignored.difference(&base.ignored) {
+        // Narrowed from the whole project to some files: not wider.
+        if scope != "global"
+            && base
+                .ignored
+                .contains(&(tool.clone(), "global".into(), code.clone()))
+        {
+            continue;
+        }
+        let (severity, place) = if scope == "global" {
+            let category = code == "ALL" || code.chars().all(|c| c.is_ascii_alphabetic());
+            (
+                if category {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                if category {
+                    "every rule of the category is off for the whole project"
+                } else {
+                    "the rule is off for the whole project"
+                }
+                .to_string(),
+            )
+        } else {
+            let one_file = one_source_file(scope);
+            (
+                if one_file {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                },
+                format!("in `{scope}`"),
+            )
+        };
+        let line = locate(text, None, code, added);
+        let key = format!("{tool}:{scope}:{code}");
+        out.candidates.push(Candidate {
+            side: Side::Head,
+            line,
+            end_line: line,
+            severity,
+            message: format!("{tool} now ignores `{code}` ({place})"),
+            key: format!("lint-list:{key}"),
+            moved: Some(Moved {
+                family: FAMILY,
+                key: key.clone(),
+                already: FactRef::base(IGNORED),
+                also: vec![(FactRef::base(IGNORED), format!("{tool}:global:{code}"))],
+                print: None,
+                existed: None,
+            }),
+            confidence: Confidence::Certain,
+        });
+    }
+    for (tool, before) in &base.selected {
+        let Some(after) = head.selected.get(tool) else {
+            continue;
+        };
+        if after.contains("ALL") {
+            continue;
+        }
+        for code in before.difference(after) {
+            // `E501` dropped while `E` stays selected: still selected.
+            if after.iter().any(|kept| code.starts_with(kept.as_str())) {
+                continue;
+            }
+            let line = locate(text, None, "select", added);
+            out.candidates.push(Candidate::at_line(
+                Side::Head,
+                line,
+                Severity::Warning,
+                format!("{tool} no longer selects `{code}`: those rules stop running"),
+                format!("lint-select:{tool}:{code}"),
+            ));
+        }
+    }
+    for (rule, level) in &head.reports {
+        let before = base.reports.get(rule).copied();
+        let relaxed = match before {
+            Some(before) => *level < before && *level < 3,
+            None => *level == 0,
+        };
+        if !relaxed {
+            continue;
+        }
+        let short = rule.rsplit(' ').next().unwrap_or(rule).trim_matches('`');
+        let line = locate(text, None, short, added);
+        let names = ["`none`", "`information`", "`warning`", "`error`"];
+        let was = before.map_or("its default".to_string(), |before| {
+            names[usize::from(before.min(3))].to_string()
+        });
+        out.candidates.push(Candidate::at_line(
+            Side::Head,
+            line,
+            Severity::Warning,
+            format!(
+                "{rule} is lowered to {} (was {was}): {}",
+                names[usize::from((*level).min(3))],
+                if *level == 0 {
+                    "those errors are no longer reported"
+                } else {
+                    "those errors no longer fail the check"
+                }
+            ),
+            format!("report:{rule}"),
+        ));
+    }
+}
+
+/// Whether a per-file pattern names one source file (not a glob, not a test): the config-file
+/// form of a file-wide suppression.
+fn one_source_file(pattern: &str) -> bool {
+    const CODE: [&str; 3] = [".py", ".pyi", ".pyx"];
+    let lower = pattern.to_ascii_lowercase();
+    !pattern.contains(['*', '?', '['])
+        && CODE.iter().any(|extension| lower.ends_with(extension))
+        && !lower.split('/').any(|part| {
+            part.starts_with("test") || part == "conftest.py" || part.ends_with("_test.py")
+        })
+}
+
+fn settings(name: &str, text: &str) -> Settings {
+    let mut found = Settings::default();
+    match name {
+        "pyproject.toml" | "ruff.toml" | ".ruff.toml" => {
+            let Some(value) = toml(text) else {
+                return found;
+            };
+            let ruff = if name == "pyproject.toml" {
+                at(&value, &["tool", "ruff"])
+            } else {
+                Some(&value)
+            };
+            if let Some(ruff) = ruff {
+                ruff_settings(ruff, &mut found);
+                if let Some(lint) = ruff.get("lint") {
+                    ruff_settings(lint, &mut found);
+                }
+            }
+            if name == "pyproject.toml" {
+                for tool in ["pyright", "basedpyright"] {
+                    if let Some(section) = at(&value, &["tool", tool]) {
+                        reports(tool, section, &mut found);
+                    }
+                }
+                if let Some(codes) = at(&value, &["tool", "mypy", "disable_error_code"]) {
+                    ignore_all(&mut found, "mypy", "global", &codes_of(codes));
+                }
+                let pylint = at(&value, &["tool", "pylint", "messages control", "disable"])
+                    .or_else(|| at(&value, &["tool", "pylint", "MESSAGES CONTROL", "disable"]))
+                    .or_else(|| at(&value, &["tool", "pylint", "messages_control", "disable"]));
+                if let Some(codes) = pylint {
+                    ignore_all(&mut found, "pylint", "global", &codes_of(codes));
+                }
+                if let Some(flake8) = at(&value, &["tool", "flake8"]) {
+                    for key in ["ignore", "extend-ignore"] {
+                        if let Some(codes) = flake8.get(key) {
+                            ignore_all(&mut found, "flake8", "global", &codes_of(codes));
+                        }
+                    }
+                }
+            }
+        }
+        "pyrightconfig.json" => {
+            if let Some(value) = jsonc(text) {
+                reports("pyright", &value, &mut found);
+            }
+        }
+        _ => {
+            for entry in ini(text) {
+                let section = entry.section.to_ascii_lowercase();
+                let key = entry.key.replace('_', "-");
+                let tool = match section.as_str() {
+                    "flake8" => "flake8",
+                    "mypy" => "mypy",
+                    "messages control" | "messages_control" | "pylint.messages_control" => "pylint",
+                    _ => continue,
+                };
+                match (tool, key.as_str()) {
+                    ("flake8", "ignore" | "extend-ignore")
+                    | ("mypy", "disable-error-code")
+                    | ("pylint", "disable") => {
+                        ignore_all(&mut found, tool, "global", &split_codes(&entry.value));
+                    }
+                    ("flake8", "select" | "extend-select") => {
+                        found
+                            .selected
+                            .entry(tool.to_string())
+                            .or_default()
+                            .extend(split_codes(&entry.value));
+                    }
+                    ("flake8", "per-file-ignores" | "extend-per-file-ignores") => {
+                        for line in entry.value.lines() {
+                            if let Some((pattern, codes)) = line.split_once(':') {
+                                ignore_all(&mut found, tool, pattern.trim(), &split_codes(codes));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    found
+}
+
+fn ruff_settings(section: &Value, found: &mut Settings) {
+    for key in ["ignore", "extend-ignore"] {
+        if let Some(codes) = section.get(key) {
+            ignore_all(found, "ruff", "global", &codes_of(codes));
+        }
+    }
+    for key in ["select", "extend-select"] {
+        if let Some(codes) = section.get(key) {
+            found
+                .selected
+                .entry("ruff".to_string())
+                .or_default()
+                .extend(codes_of(codes));
+        }
+    }
+    for key in ["per-file-ignores", "extend-per-file-ignores"] {
+        if let Some(table) = section.get(key).and_then(Value::as_object) {
+            for (pattern, codes) in table {
+                ignore_all(found, "ruff", pattern, &codes_of(codes));
+            }
+        }
+    }
+}
+
+/// pyright's `report*` rules: `"none"`/`false` off, `"information"`, `"warning"`,
+/// `"error"`/`true`.
+fn reports(tool: &str, section: &Value, found: &mut Settings) {
+    let Some(map) = section.as_object() else {
+        return;
+    };
+    for (key, value) in map {
+        if !key.starts_with("report") {
+            continue;
+        }
+        let level = match value {
+            Value::Bool(flag) => Some(if *flag { 3 } else { 0 }),
+            Value::String(text) => match text.as_str() {
+                "none" => Some(0),
+                "information" => Some(1),
+                "warning" => Some(2),
+                "error" => Some(3),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(level) = level {
+            found.reports.insert(format!("{tool} `{key}`"), level);
+        }
+    }
+}
+
+fn codes_of(value: &Value) -> Vec<String> {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|code| code.trim().to_string())
+            .filter(|code| !code.is_empty())
+            .collect(),
+        Value::String(text) => split_codes(text),
+        _ => Vec::new(),
+    }
+}
+
+/// Codes of an INI list: separated by commas, spaces or lines; `#` starts a comment.
+fn split_codes(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|line| line.split('#').next().unwrap_or_default())
+        .flat_map(|line| line.split([',', ' ', '\t']))
+        .map(str::trim)
+        .filter(|code| !code.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn ignore_all(found: &mut Settings, tool: &str, scope: &str, codes: &[String]) {
+    for code in codes {
+        found
+            .ignored
+            .insert((tool.to_string(), scope.to_string(), code.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_ruff_flake8_and_pyright_settings() {
+        let pyproject = "[tool.ruff]\nignore = [\"E501\"]\n[tool.ruff.lint]\nselect = [\"E\", \"F\"]\n\
+                         [tool.ruff.lint.per-file-ignores]\n\"src/a.py\" = [\"F401\"]\n\
+                         [tool.pyright]\nreportMissingImports = \"none\"\nreportX = true\n";
+        let found = settings("pyproject.toml", pyproject);
+        assert!(
+            found
+                .ignored
+                .contains(&("ruff".into(), "global".into(), "E501".into()))
+        );
+        assert!(
+            found
+                .ignored
+                .contains(&("ruff".into(), "src/a.py".into(), "F401".into()))
+        );
+        assert_eq!(found.selected["ruff"].len(), 2);
+        assert_eq!(found.reports["pyright `reportMissingImports`"], 0);
+        assert_eq!(found.reports["pyright `reportX`"], 3);
+        let cfg = "[flake8]\nextend-ignore = E203, E722,\n    W605 # why\nper-file-ignores =\n    src/m.py: F401,E402\n";
+        let found = settings("setup.cfg", cfg);
+        let codes: Vec<&str> = found
+            .ignored
+            .iter()
+            .map(|(_, _, code)| code.as_str())
+            .collect();
+        assert_eq!(codes, ["E203", "E722", "W605", "E402", "F401"]);
+        assert!(one_source_file("src/m.py"));
+        assert!(!one_source_file("tests/test_m.py"));
+        assert!(!one_source_file("src/**/*.py"));
+    }
+}
