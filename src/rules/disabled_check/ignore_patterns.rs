@@ -205,14 +205,16 @@ fn reaches_source(pattern: &str) -> Option<bool> {
     );
     let lower = text.to_ascii_lowercase();
     let segments: Vec<&str> = lower.split('/').filter(|part| !part.is_empty()).collect();
-    if segments.iter().any(|part| {
-        NOT_SOURCE.contains(part)
-            || part.contains("generated")
-            || part.contains("vendor")
-            || part.ends_with(".min.js")
-            || part.ends_with(".d.ts")
-            || part.ends_with("_pb2.py")
-    }) {
+    if super::lint_lists::test_scope(&lower)
+        || segments.iter().any(|part| {
+            NOT_SOURCE.contains(part)
+                || part.contains("generated")
+                || part.contains("vendor")
+                || part.ends_with(".min.js")
+                || part.ends_with(".d.ts")
+                || part.ends_with("_pb2.py")
+        })
+    {
         return None;
     }
     let last = segments.last().copied().unwrap_or_default();

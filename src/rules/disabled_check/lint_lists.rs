@@ -27,6 +27,21 @@ struct Settings {
     selected: BTreeMap<String, BTreeSet<String>>,
     /// `tool rule` → level (0 off, 1 information, 2 warning, 3 error).
     reports: BTreeMap<String, u8>,
+    /// The ruff config extends another one (whose selection this file does not show).
+    extends: bool,
+}
+
+impl Settings {
+    /// Whether `tool` runs `code` at all: a code base never selected is not relaxed by
+    /// ignoring it (a rule family enabled by the same change, then ignored for some files).
+    fn selects(&self, tool: &str, code: &str) -> bool {
+        match self.selected.get(tool) {
+            Some(selected) => selected
+                .iter()
+                .any(|prefix| prefix == "ALL" || code.starts_with(prefix.as_str())),
+            None => true,
+        }
+    }
 }
 
 fn is_lint_file(name: &str) -> bool {
@@ -82,14 +97,17 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         {
             continue;
         }
-        let (severity, place) = if scope == "global" {
+        // Never selected in base, or ignored for tests only (`S101` in `tests/**`).
+        if !base.selects(tool, code) || (scope != "global" && test_scope(scope)) {
+            continue;
+        }
+        // Only rules that find bugs make an ignore blocking; style, docstring and naming
+        // rules switched off are a matter of taste.
+        let finds_bugs = tool != "mypy" && tool != "pylint" && catches_bugs(code);
+        let (blocking, place) = if scope == "global" {
             let category = code == "ALL" || code.chars().all(|c| c.is_ascii_alphabetic());
             (
-                if category {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                },
+                category && (code == "ALL" || finds_bugs),
                 if category {
                     "every rule of the category is off for the whole project"
                 } else {
@@ -98,15 +116,15 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 .to_string(),
             )
         } else {
-            let one_file = one_source_file(scope);
             (
-                if one_file {
-                    Severity::Error
-                } else {
-                    Severity::Warning
-                },
+                one_source_file(scope) && finds_bugs,
                 format!("in `{scope}`"),
             )
+        };
+        let severity = if blocking {
+            Severity::Error
+        } else {
+            Severity::Warning
         };
         let line = locate(text, None, code, added);
         let key = format!("{tool}:{scope}:{code}");
@@ -183,6 +201,40 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
+/// Whether a ruff/flake8 code belongs to a family that finds bugs rather than style: pyflakes,
+/// syntax errors, bugbear, bandit, pylint errors and warnings, blind excepts.
+fn catches_bugs(code: &str) -> bool {
+    const FAMILIES: [&str; 9] = ["F", "E9", "B", "S", "PLE", "PLW", "BLE", "TRY", "ASYNC"];
+    FAMILIES.iter().any(|family| {
+        code.strip_prefix(family).is_some_and(|rest| {
+            // `B` is bugbear but `BLE` is not `B` + `LE`; `S` is not `SIM`.
+            rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit())
+        })
+    })
+}
+
+/// Whether a per-file pattern reaches tests, examples or docs only.
+pub(super) fn test_scope(pattern: &str) -> bool {
+    let lower = pattern.to_ascii_lowercase();
+    lower.split('/').any(|part| {
+        matches!(
+            part,
+            "test"
+                | "tests"
+                | "__tests__"
+                | "testing"
+                | "e2e"
+                | "examples"
+                | "example"
+                | "docs"
+                | "benchmarks"
+                | "fixtures"
+                | "conftest.py"
+        ) || part.starts_with("test_")
+            || part.ends_with("_test.py")
+    })
+}
+
 /// Whether a per-file pattern names one source file (not a glob, not a test): the config-file
 /// form of a file-wide suppression.
 fn one_source_file(pattern: &str) -> bool {
@@ -208,10 +260,12 @@ fn settings(name: &str, text: &str) -> Settings {
                 Some(&value)
             };
             if let Some(ruff) = ruff {
-                ruff_settings(ruff, &mut found);
-                if let Some(lint) = ruff.get("lint") {
-                    ruff_settings(lint, &mut found);
-                }
+                found.extends = ruff.get("extend").is_some();
+                let select_on_top = ruff.get("select").is_some();
+                ruff_settings(ruff, &mut found, true);
+                let empty = Value::Object(serde_json::Map::new());
+                let lint = ruff.get("lint").unwrap_or(&empty);
+                ruff_settings(lint, &mut found, select_on_top);
             }
             if name == "pyproject.toml" {
                 for tool in ["pyright", "basedpyright"] {
@@ -280,11 +334,27 @@ fn settings(name: &str, text: &str) -> Settings {
     found
 }
 
-fn ruff_settings(section: &Value, found: &mut Settings) {
+/// ruff's rules when `select` is not set.
+const RUFF_DEFAULT: [&str; 4] = ["E4", "E7", "E9", "F"];
+
+fn ruff_settings(section: &Value, found: &mut Settings, top: bool) {
     for key in ["ignore", "extend-ignore"] {
         if let Some(codes) = section.get(key) {
             ignore_all(found, "ruff", "global", &codes_of(codes));
         }
+    }
+    // Without `select` (and no `extend` of another config that may set it) ruff runs its
+    // defaults: dropping `select = ["E4", "E7", "E9", "F"]` selects the same rules.
+    if !top
+        && section.get("select").is_none()
+        && !found.selected.contains_key("ruff")
+        && !found.extends
+    {
+        found
+            .selected
+            .entry("ruff".to_string())
+            .or_default()
+            .extend(RUFF_DEFAULT.iter().map(|code| code.to_string()));
     }
     for key in ["select", "extend-select"] {
         if let Some(codes) = section.get(key) {
@@ -395,6 +465,8 @@ mod tests {
             .collect();
         assert_eq!(codes, ["E203", "E722", "W605", "E402", "F401"]);
         assert!(one_source_file("src/m.py"));
+        assert!(catches_bugs("F401") && catches_bugs("B") && catches_bugs("E999"));
+        assert!(!catches_bugs("D") && !catches_bugs("SIM102") && !catches_bugs("E501"));
         assert!(!one_source_file("tests/test_m.py"));
         assert!(!one_source_file("src/**/*.py"));
     }
