@@ -44,10 +44,11 @@ fn patterns(path: &str, text: &str) -> BTreeSet<(&'static str, String)> {
                 Some(language) => {
                     for setting in js_settings(text, language) {
                         let key = setting.path.rsplit('.').next().unwrap_or_default();
-                        if matches!(key, "ignorePatterns" | "ignores") {
+                        if key == "ignorePatterns" {
                             add("ESLint", setting.values);
                         }
                     }
+                    add("ESLint", global_ignores(text, language));
                 }
                 None => {
                     let value = jsonc(text).or_else(|| yaml(text));
@@ -129,6 +130,71 @@ fn patterns(path: &str, text: &str) -> BTreeSet<(&'static str, String)> {
             }
         }
         _ => {}
+    }
+    found
+}
+
+/// Flat-config `ignores` that apply to the whole run: those of an object with no other keys
+/// than `ignores` and `name` (next to `files` or `rules` they only scope that object's rules).
+fn global_ignores(text: &str, language: Language) -> Vec<String> {
+    const SCOPED_BY: [&str; 7] = [
+        "files",
+        "rules",
+        "languageOptions",
+        "plugins",
+        "settings",
+        "linterOptions",
+        "processor",
+    ];
+    let Ok(parsed) = crate::lang::parse(language, text.to_string()) else {
+        return Vec::new();
+    };
+    let source = parsed.text.as_str();
+    let key_of = |pair: tree_sitter::Node<'_>| {
+        pair.child_by_field_name("key")
+            .and_then(|key| source.get(key.byte_range()))
+            .map(|key| key.trim_matches(['"', '\'', '`']).to_string())
+    };
+    let mut found = Vec::new();
+    let mut stack = vec![parsed.tree.root_node()];
+    let mut visited = 0usize;
+    while let Some(node) = stack.pop() {
+        visited += 1;
+        if visited > 200_000 {
+            break;
+        }
+        if node.kind() == "object" {
+            let mut cursor = node.walk();
+            let pairs: Vec<_> = node
+                .named_children(&mut cursor)
+                .filter(|child| child.kind() == "pair")
+                .collect();
+            let scoped = pairs
+                .iter()
+                .any(|pair| key_of(*pair).is_some_and(|key| SCOPED_BY.contains(&key.as_str())));
+            for pair in &pairs {
+                if scoped || key_of(*pair).as_deref() != Some("ignores") {
+                    continue;
+                }
+                let Some(value) = pair.child_by_field_name("value") else {
+                    continue;
+                };
+                let mut inner = value.walk();
+                for element in value.named_children(&mut inner) {
+                    if matches!(element.kind(), "string" | "template_string")
+                        && let Some(text) = source.get(element.byte_range())
+                    {
+                        found.push(
+                            text.get(1..text.len().saturating_sub(1))
+                                .unwrap_or_default()
+                                .to_string(),
+                        );
+                    }
+                }
+            }
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
     }
     found
 }
@@ -326,7 +392,7 @@ mod tests {
     fn patterns_of_each_file_kind() {
         let found = patterns(".eslintignore", "# c\nnode_modules/\nsrc/a.ts\n");
         assert_eq!(found.len(), 2);
-        let flat = "export default [{ ignores: [\"dist/**\", \"src/b.ts\"] }];";
+        let flat = "export default [{ ignores: [\"dist/**\", \"src/b.ts\"] }, { files: [\"a\"], ignores: [\"src/c.ts\"], rules: {} }];";
         assert_eq!(patterns("eslint.config.mjs", flat).len(), 2);
         let cfg = "[flake8]\nexclude = .git,\n    src/legacy\n";
         assert!(patterns("setup.cfg", cfg).contains(&("flake8", "src/legacy".to_string())));

@@ -231,7 +231,10 @@ pub(super) fn test_scope(pattern: &str) -> bool {
                 | "fixtures"
                 | "conftest.py"
         ) || part.starts_with("test_")
+            || part.starts_with("test.")
             || part.ends_with("_test.py")
+            || part.contains(".test.")
+            || part.contains(".spec.")
     })
 }
 
