@@ -283,6 +283,38 @@ pub fn skipped(
         .then_some(Skip::AuthorSwitch)
 }
 
+/// Whether a step with this `if:` may run on a pull request for the matrix entries named
+/// `identity` (any entry when `None`).
+pub fn runs_for(
+    condition: Option<&Value>,
+    events: &[&str],
+    entries: Option<&[Entry]>,
+    identity: Option<&str>,
+) -> bool {
+    let Some(text) = condition.and_then(text_of) else {
+        return true;
+    };
+    let none = [Entry::new()];
+    let (entries, matrix) = match entries {
+        Some(entries) => (entries, true),
+        None => (&none[..], false),
+    };
+    entries
+        .iter()
+        .filter(|entry| identity.is_none_or(|wanted| super::matrix::identity(entry) == wanted))
+        .any(|entry| {
+            events.iter().any(|event| {
+                truth(
+                    &text,
+                    &Env {
+                        event: Some(event),
+                        matrix: matrix.then_some(entry),
+                    },
+                ) != Truth::No
+            })
+        })
+}
+
 /// Whether the condition holds for any of several evaluations.
 fn either(a: Truth, b: Truth) -> Truth {
     match (a, b) {

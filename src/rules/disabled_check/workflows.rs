@@ -696,19 +696,40 @@ fn judge_conditions(
     ) else {
         return;
     };
-    // A check split into a pull-request step and a push step still runs.
-    let command = step_command(head);
-    if !subject.job_level
-        && !command.is_empty()
-        && scope.head_steps.iter().any(|other| {
+    // A check split into steps by condition (a pull-request step and a push step, one per
+    // Python version) still runs where another step of the job runs the same tool.
+    let tools = check_tools(&step_command(head));
+    let covered = |identity: Option<&str>| {
+        scope.head_steps.iter().any(|other| {
             other != head
-                && step_command(other) == command
-                && ci_conditions::skipped(None, other.get("if"), scope.events, None, None)
-                    != Some(ci_conditions::Skip::OnPullRequests)
+                && !check_tools(&step_command(other)).is_disjoint(&tools)
+                && ci_conditions::runs_for(
+                    other.get("if"),
+                    scope.events,
+                    scope.head_entries.as_deref(),
+                    identity,
+                )
         })
-    {
-        return;
-    }
+    };
+    let skip = match skip {
+        _ if subject.job_level || tools.is_empty() => skip,
+        ci_conditions::Skip::Entries(entries) => {
+            let left: Vec<String> = entries
+                .into_iter()
+                .filter(|entry| !covered(Some(entry)))
+                .collect();
+            if left.is_empty() {
+                return;
+            }
+            ci_conditions::Skip::Entries(left)
+        }
+        other => {
+            if covered(None) {
+                return;
+            }
+            other
+        }
+    };
     let condition = head.get("if").map(|value| match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
