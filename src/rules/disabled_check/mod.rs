@@ -126,7 +126,8 @@ declare_rule! {
     ///   into another file (also out of a deleted file, a relative import's dots aside).
     ///   Still new: more codes (`#[allow(b)]` → `#[allow(a, b)]`), a blanket for codes
     ///   (`# noqa: F401` → `# noqa`), `allow` for `expect`, a suppression put on another
-    ///   statement than the one that had it.
+    ///   statement than the one that had it, and a copy of a suppressed line beyond the number
+    ///   of copies base had (the twelfth identical `// @ts-ignore` before the same call).
     /// - A CI check that still runs in another job or changed workflow file (steps are paired
     ///   by id, name, action or command, and removed checks by the tool they run).
     /// - tsconfig settings removed while `extends` changed (they may now be inherited).
