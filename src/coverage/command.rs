@@ -85,7 +85,8 @@ fn tools_of(tokens: &[&str]) -> Tools {
         t.coverage |= name == "coverage" || name == "coverage3";
         t.tarpaulin |= name.contains("tarpaulin");
         t.llvm_cov |= name.contains("llvm-cov");
-        t.nyc |= name == "nyc";
+        // istanbul's own CLI (`istanbul check-coverage --statements 95`) reads as nyc.
+        t.nyc |= name == "nyc" || name == "istanbul";
         t.c8 |= name == "c8";
         t.jest |= name == "jest";
         t.vitest |= name == "vitest";
@@ -338,6 +339,20 @@ fn segment(items: &mut Items, seg: &[&str], cx: &Cx<'_>) -> bool {
                         cx,
                         name,
                     );
+                    found = true;
+                }
+            }
+            "--cov-config" | "--rcfile" if tools.pytest || tools.coverage => {
+                if let Some(v) = value(&mut i) {
+                    let item = Item::new(
+                        ctx_key(&format!("coverage.py {name}")),
+                        "coverage.py config file",
+                        Kind::ConfigFile,
+                        TVal::Word(v),
+                        line,
+                    )
+                    .with_default(TVal::Word("the default search".to_string()));
+                    push(items, item, cx, name);
                     found = true;
                 }
             }

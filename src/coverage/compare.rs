@@ -27,6 +27,9 @@ pub(crate) enum Kind {
     Presence,
     /// An entry that takes code out of the measurement.
     Exclusion,
+    /// Which configuration file the tool reads (`--cov-config`): switching it swaps every
+    /// setting at once, so the switch itself is shown.
+    ConfigFile,
 }
 
 /// A setting value after normalisation.
@@ -373,6 +376,13 @@ fn weaker(kind: Kind, base: &TVal, head: &TVal) -> Option<(Severity, Option<&'st
                 _ => None,
             }
         }
+        Kind::ConfigFile => match (base, head) {
+            (Word(_), Word(_)) => Some((
+                Severity::Warning,
+                Some("another configuration file, whose thresholds and omissions replace these"),
+            )),
+            _ => None,
+        },
         Kind::Presence | Kind::Exclusion => None,
     }
 }
@@ -427,7 +437,8 @@ fn judge_pair(base: &Item, head: &Item, moved_from: Option<String>) -> Vec<Out> 
 
 fn judge_removed(base: &Item) -> Vec<Out> {
     match base.kind {
-        Kind::Exclusion => return Vec::new(),
+        // Back to the default configuration file, which is compared on its own.
+        Kind::Exclusion | Kind::ConfigFile => return Vec::new(),
         Kind::Min if base.value == TVal::Num(0.0) => return Vec::new(),
         Kind::Enforcing if base.value == TVal::Flag(false) => return Vec::new(),
         Kind::Disabling if base.value == TVal::Flag(true) => return Vec::new(),

@@ -40,6 +40,7 @@ mod compare;
 mod pragma;
 mod sources;
 mod tree;
+mod variables;
 
 #[cfg(test)]
 mod tests;

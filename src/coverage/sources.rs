@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use super::command;
 use super::compare::{Item, Kind, TVal};
 use super::tree::{self, JsDialect, Node, Val};
+use super::variables;
 
 /// Items with keys made unique: a second occurrence of a key gets ` #2`.
 #[derive(Default)]
@@ -79,6 +80,8 @@ fn classify(path: &str) -> Option<Source> {
         ".nycrc" | ".nycrc.json" | ".nycrc.yml" | ".nycrc.yaml" => return Some(Source::Rc("nyc")),
         ".c8rc" | ".c8rc.json" | ".c8rc.yml" | ".c8rc.yaml" => return Some(Source::Rc("c8")),
         ".coveragerc" => return Some(Source::Coveragerc),
+        // Alternative configurations a command names (`--cov-config=.coveragerc-ci`).
+        _ if name.starts_with(".coveragerc") => return Some(Source::Coveragerc),
         "setup.cfg" => return Some(Source::SetupCfg),
         "tox.ini" => return Some(Source::ToxIni),
         "pytest.ini" | ".pytest.ini" => return Some(Source::PytestIni),
@@ -92,6 +95,10 @@ fn classify(path: &str) -> Option<Source> {
         }
         "Makefile" | "makefile" | "GNUmakefile" | "justfile" | "Justfile" | ".justfile"
         | "noxfile.py" => return Some(Source::CiText),
+        // JavaScript build scripts whose targets run commands (`exec("nyc check-coverage …")`).
+        "Makefile.js" | "makefile.js" | "make.js" | "Jakefile.js" | "jakefile.js" => {
+            return Some(Source::CiText);
+        }
         _ => {}
     }
     if let Some(dialect) = js_dialect(ext) {
@@ -187,6 +194,7 @@ pub(crate) fn extract(path: &str, text: &str) -> Result<Vec<Item>, String> {
             let mut walker = CiWalker {
                 items: &mut items,
                 lines: &lines,
+                env: Vec::new(),
             };
             walker.walk(&node, &mut Vec::new(), None, 0);
         }
@@ -849,6 +857,24 @@ fn tarpaulin(items: &mut Items, root: &Node) {
 struct CiWalker<'a, 'l> {
     items: &'a mut Items,
     lines: &'l [&'l str],
+    /// Numeric `env:` values of the workflow, job and step being walked, outermost first.
+    env: Vec<HashMap<String, String>>,
+}
+
+/// The numbers of an `env:` map (`COV_MIN: 95`).
+fn numeric_env(node: &Node) -> HashMap<String, String> {
+    let mut found = HashMap::new();
+    if let Val::Map(entries) = &node.val {
+        for (name, value) in entries {
+            let text = match &value.val {
+                Val::Num(number) => tree::fmt_num(*number),
+                Val::Str(text) if text.trim().parse::<f64>().is_ok() => text.trim().to_string(),
+                _ => continue,
+            };
+            found.insert(name.clone(), text);
+        }
+    }
+    found
 }
 
 fn truthy(node: &Node) -> bool {
@@ -898,6 +924,11 @@ impl CiWalker<'_, '_> {
         }
         match &node.val {
             Val::Map(entries) => {
+                let scoped = node.get("env").map(numeric_env);
+                let pushed = scoped.is_some();
+                if let Some(scope) = scoped {
+                    self.env.push(scope);
+                }
                 let mut reason = nonblocking.map(str::to_string);
                 for (k, v) in entries {
                     match k.as_str() {
@@ -926,6 +957,9 @@ impl CiWalker<'_, '_> {
                     self.walk(v, path, reason.as_deref(), depth + 1);
                     path.pop();
                 }
+                if pushed {
+                    self.env.pop();
+                }
             }
             Val::Seq(items) => {
                 let base = path.pop().unwrap_or_default();
@@ -945,7 +979,12 @@ impl CiWalker<'_, '_> {
             }
             Val::Str(s) => {
                 let ctx = ctx_of(path);
-                command::command_items(self.items, s, node.line, self.lines, &ctx, nonblocking);
+                let mut variables = HashMap::new();
+                for scope in &self.env {
+                    variables.extend(scope.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                let s = variables::substitute(s, &variables);
+                command::command_items(self.items, &s, node.line, self.lines, &ctx, nonblocking);
             }
             _ => {}
         }
@@ -992,6 +1031,7 @@ impl CiWalker<'_, '_> {
 /// under, so keys survive edits elsewhere in the file.
 fn ci_text(items: &mut Items, text: &str, path: &str) {
     let lines: Vec<&str> = text.lines().collect();
+    let variables = variables::numeric_definitions(&lines);
     let file = basename(path);
     let makefile = {
         let f = file.to_ascii_lowercase();
@@ -1041,7 +1081,8 @@ fn ci_text(items: &mut Items, text: &str, path: &str) {
         } else {
             format!("{file} target {target}")
         };
-        command::command_items(items, cmd, line_no, &lines, &ctx, reason);
+        let cmd = variables::substitute(cmd, &variables);
+        command::command_items(items, &cmd, line_no, &lines, &ctx, reason);
     }
 }
 

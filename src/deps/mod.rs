@@ -35,6 +35,7 @@ mod npm;
 mod online;
 mod python;
 mod scripts;
+mod setup_py;
 mod typosquat;
 
 use std::collections::BTreeSet;
@@ -129,6 +130,8 @@ pub enum ManifestKind {
     Pipfile,
     /// `setup.cfg`
     SetupCfg,
+    /// `setup.py`: the literal requirement lists of its `setup()` call
+    SetupPy,
     /// `go.mod`
     GoMod,
     /// Package-manager configuration that can redirect installs to another index:
@@ -183,6 +186,7 @@ impl ManifestKind {
             | ManifestKind::Requirements
             | ManifestKind::Pipfile
             | ManifestKind::SetupCfg
+            | ManifestKind::SetupPy
             | ManifestKind::PoetryLock
             | ManifestKind::UvLock
             | ManifestKind::PdmLock
@@ -213,6 +217,7 @@ pub fn manifest_kind(path: &str) -> Option<ManifestKind> {
         "pyproject.toml" => ManifestKind::PyProject,
         "Pipfile" => ManifestKind::Pipfile,
         "setup.cfg" => ManifestKind::SetupCfg,
+        "setup.py" => ManifestKind::SetupPy,
         "go.mod" => ManifestKind::GoMod,
         "Cargo.lock" => ManifestKind::CargoLock,
         "package-lock.json" | "npm-shrinkwrap.json" => ManifestKind::PackageLock,
@@ -323,6 +328,7 @@ fn extract(kind: ManifestKind, path: &str, text: &str) -> Result<Extract, String
         ManifestKind::Requirements => Ok(python::extract_requirements(text)),
         ManifestKind::Pipfile => python::extract_pipfile(text),
         ManifestKind::SetupCfg => Ok(python::extract_setup_cfg(text)),
+        ManifestKind::SetupPy => Ok(setup_py::extract(text)),
         ManifestKind::GoMod => Ok(golang::extract(text)),
         ManifestKind::RegistryConfig => Ok(lockfile::extract_registry_config(path, text)),
         _ => Ok(Extract::default()),

@@ -105,7 +105,7 @@ fn dep(name: &str, spec: &str, section: &str, source: Source, line: u32) -> Depe
     }
 }
 
-fn from_pep508(req: &Requirement, section: &str, line: u32) -> Dependency {
+pub(crate) fn from_pep508(req: &Requirement, section: &str, line: u32) -> Dependency {
     let source = req.url.as_deref().map_or(Source::Registry, url_source);
     dep(&req.name, &req.spec, section, source, line)
 }

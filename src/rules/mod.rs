@@ -30,6 +30,7 @@ mod protected_path;
 mod skipped_test;
 pub mod subjects;
 mod todo_stub;
+mod tolerances;
 mod unbacked_claim;
 mod unreadable_change;
 mod unsafe_operation;

@@ -15,8 +15,10 @@ declare_rule! {
     /// target-specific ones, `[workspace.dependencies]`, `[patch]`), package.json
     /// (dependencies, dev-, optional-, peer-, overrides), pyproject.toml (PEP 621, PEP 735
     /// groups, poetry, `build-system.requires`, uv sources), `requirements*.txt` and
-    /// `constraints*.txt`, Pipfile, setup.cfg `install_requires`, go.mod `require`, and registry
-    /// configs (`.npmrc`, `pip.conf`, `.cargo/config.toml`).
+    /// `constraints*.txt`, Pipfile, setup.cfg `install_requires`/`extras_require`, setup.py (the
+    /// literal lists of `install_requires=`, `setup_requires=`, `tests_require=`,
+    /// `extras_require={...}`, also through a module-level name such as `REQUIRES = [...]`),
+    /// go.mod `require`, and registry configs (`.npmrc`, `pip.conf`, `.cargo/config.toml`).
     ///
     /// - A new registry dependency is a `note`: a reviewer should see it.
     /// - A git, URL or out-of-repository path source, an alternate registry, a new index URL, or

@@ -33,6 +33,12 @@ declare_rule! {
     ///   a warning (deprecation checks go away with API migrations);
     /// - a numeric tolerance widened more than 10× (`pytest.approx(rel=..)`,
     ///   `toBeCloseTo(x, digits)`, `assert!((a - b).abs() < eps)`, `assertAlmostEqual`).
+    /// - a tolerance widened where the assertion cannot show it: an epsilon constant or
+    ///   argument of a test file raised (`EPS = 1e-9` → `1e-1`, `rel_tol=`, `*_TOLERANCE`), an
+    ///   image or snapshot comparison's allowance raised in a test or a runner configuration
+    ///   (`maxDiffPixels`, `maxDiffPixelRatio`, `failureThreshold`, and `threshold` or
+    ///   `tolerance` in a file that compares images): an error from 10× or a ratio loosened by
+    ///   0.1, a warning below that.
     ///
     /// - an assertion moved into a branch that never runs (`if (false) { .. }`, `if False:`),
     ///   or left after a statement that always leaves the test (`return;` first, `if (true)
@@ -167,6 +173,7 @@ declare_rule! {
 }
 
 fn check(context: &FileContext<'_>, out: &mut Output) {
+    super::tolerances::check(context, out);
     let Some(language) = context.language else {
         return;
     };

@@ -18,7 +18,12 @@ declare_rule! {
     /// pytest-cov `--cov-fail-under` (`addopts`, tox, CI commands), codecov (`target`
     /// lowered, `threshold` raised, `informational: true`, a status removed), tarpaulin
     /// `fail-under`, cargo-llvm-cov `--fail-under-*`, and the same flags in GitHub workflows,
-    /// Makefiles and justfiles (a coverage step removed, or made `continue-on-error`).
+    /// Makefiles, justfiles, shell scripts, noxfiles and JavaScript build scripts
+    /// (`Makefile.js`: `istanbul check-coverage --statements N`), a coverage step removed or
+    /// made `continue-on-error`. A threshold given through a variable is read through it
+    /// (`COV_MIN ?= 95` with `--cov-fail-under=$(COV_MIN)`, a workflow `env:`, `${COV_MIN:-90}`),
+    /// so lowering the variable lowers the threshold. A `--cov-config` that switches to
+    /// another configuration file is a warning (that file's omissions are read as its own).
     ///
     /// Code taken out of the measurement is a warning: new `# pragma: no cover`,
     /// `/* istanbul ignore */`, `/* c8 ignore */`, `/* v8 ignore */`, `#[coverage(off)]`, and
@@ -31,7 +36,8 @@ declare_rule! {
     /// ("coverage.py report.fail_under 90 → 60"); jest `coverageThreshold.global.lines: 80`
     /// removed; a workflow step `pytest --cov-fail-under=85` → `pytest --cov`.
     /// ## Not flagged
-    /// - Raised thresholds, reordering and formatting.
+    /// - Raised thresholds, reordering and formatting; a threshold variable renamed with
+    ///   its value kept.
     /// - A threshold moved to another file with the same or a higher value
     ///   (package.json `jest` → `jest.config.js`).
     /// - A pragma on a line that only moved.

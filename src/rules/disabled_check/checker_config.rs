@@ -4,10 +4,10 @@
 //! only a change towards leniency is reported.
 
 use super::config_text::{IniEntry, at, ini, js_settings, jsonc, toml, yaml};
-use super::{Output, file_name, locate_key, push};
-use crate::finding::{Severity, Side};
+use super::{Output, file_name, locate, locate_key, push};
+use crate::finding::{Confidence, Severity, Side};
 use crate::lang::Language;
-use crate::rules::FileContext;
+use crate::rules::{Candidate, Fact, FactRef, FileContext, Moved};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,7 +23,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     if name.starts_with("tsconfig") && name.ends_with(".json") || name == "jsconfig.json" {
         tsconfig(context, out, base, head);
     }
-    if is_eslint_config(name) || name == "package.json" || name.starts_with("biome.json") {
+    if is_eslint_config(path) || name == "package.json" || name.starts_with("biome.json") {
         lint_rules(context, out, name, base, head);
     }
     match name {
@@ -41,8 +41,25 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 }
 
-fn is_eslint_config(name: &str) -> bool {
-    name.starts_with(".eslintrc") || name.starts_with("eslint.config.")
+/// An ESLint configuration: `.eslintrc*`, `eslint.config.*`, or a module of a shared config
+/// package (`packages/eslint-config/index.js`, `eslint-config-acme/rules.js`).
+pub(super) fn is_eslint_config(path: &str) -> bool {
+    let name = file_name(path);
+    if name.starts_with(".eslintrc") || name.starts_with("eslint.config.") {
+        return true;
+    }
+    let module = [".js", ".cjs", ".mjs", ".ts", ".cts", ".mts", ".json"]
+        .iter()
+        .any(|extension| name.ends_with(extension));
+    module
+        && name != "package.json"
+        && !name.contains(".test.")
+        && !name.contains(".spec.")
+        && path
+            .split('/')
+            .rev()
+            .skip(1)
+            .any(|dir| dir.starts_with("eslint-config") || dir.ends_with("eslint-config"))
 }
 
 /// tsconfig flags whose `false` relaxes type checking; `strict` implies the first group.
@@ -228,6 +245,54 @@ fn levels(name: &str, text: &str) -> Option<Levels> {
     Some(levels)
 }
 
+/// Fact name: a lint rule some changed config file enables in head.
+const RULE_ON: &str = "lint-rule-on";
+const RULE_FAMILY: &str = "lint-rules";
+
+/// The presets a config extends (`extends: ["eslint:recommended", ...]`).
+fn presets(name: &str, text: &str) -> BTreeSet<String> {
+    let extension = name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext)
+        .unwrap_or_default();
+    let language = match extension {
+        "js" | "mjs" | "cjs" => Some(Language::JavaScript),
+        "ts" | "mts" | "cts" => Some(Language::TypeScript),
+        _ => None,
+    };
+    if let Some(language) = language {
+        return js_settings(text, language)
+            .into_iter()
+            .filter(|setting| setting.path == "extends")
+            .flat_map(|setting| setting.values)
+            .collect();
+    }
+    let value = if name == "package.json" {
+        jsonc(text).and_then(|value| value.get("eslintConfig").cloned())
+    } else {
+        jsonc(text).or_else(|| yaml(text))
+    };
+    match value.as_ref().and_then(|value| value.get("extends")) {
+        Some(Value::String(preset)) => BTreeSet::from([preset.clone()]),
+        Some(Value::Array(items)) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => BTreeSet::new(),
+    }
+}
+
+/// `plugin:@typescript-eslint/recommended` → `plugin:@typescript-eslint`: presets of one
+/// plugin replace each other (`recommended` → `recommended-type-checked`).
+fn preset_source(preset: &str) -> &str {
+    preset
+        .rsplit_once('/')
+        .map(|(source, _)| source)
+        .or_else(|| preset.rsplit_once(':').map(|(source, _)| source))
+        .unwrap_or(preset)
+}
+
 fn lint_rules(
     context: &FileContext<'_>,
     out: &mut Output,
@@ -235,8 +300,23 @@ fn lint_rules(
     base: Option<&str>,
     head: &str,
 ) {
+    let Some(head_levels) = levels(name, head) else {
+        return;
+    };
+    // Rules move between config files (a shared config split, eslintrc → flat config).
+    for (rule, set) in &head_levels {
+        if !set.contains("off") {
+            out.facts.push(Fact {
+                side: Side::Head,
+                name: RULE_ON,
+                family: RULE_FAMILY,
+                key: rule.clone(),
+                severity: Severity::Error,
+            });
+        }
+    }
     // A new config file relaxes nothing that was checked before.
-    let (Some(base), Some(head_levels)) = (base, levels(name, head)) else {
+    let Some(base) = base else {
         return;
     };
     let base_levels = levels(name, base).unwrap_or_default();
@@ -245,6 +325,53 @@ fn lint_rules(
     } else {
         "ESLint"
     };
+    for (rule, base_set) in &base_levels {
+        if head_levels.contains_key(rule) || base_set.contains("off") {
+            continue;
+        }
+        let was = base_set.iter().next().copied().unwrap_or("on");
+        let leaf = rule.rsplit('/').next().unwrap_or(rule);
+        let line = locate(base, None, leaf, &context.pair.removed);
+        out.candidates.push(Candidate {
+            side: Side::Base,
+            line,
+            end_line: line,
+            severity: Severity::Warning,
+            message: format!(
+                "{tool} rule `{rule}` is removed from {name} (was `{was}`): it falls back to its preset's level, if any"
+            ),
+            key: format!("lint-rule-removed:{rule}"),
+            moved: Some(Moved {
+                family: RULE_FAMILY,
+                key: rule.clone(),
+                already: FactRef::head(RULE_ON),
+                also: Vec::new(),
+                print: None,
+                existed: None,
+            }),
+            confidence: Confidence::Certain,
+        });
+    }
+    if tool == "ESLint" {
+        let kept = presets(name, head);
+        let sources: BTreeSet<&str> = kept.iter().map(|preset| preset_source(preset)).collect();
+        for preset in presets(name, base).difference(&kept) {
+            if sources.contains(preset_source(preset)) {
+                continue;
+            }
+            let line = locate(head, None, "extends", &context.pair.added);
+            push(
+                out,
+                Side::Head,
+                line,
+                Severity::Warning,
+                format!(
+                    "ESLint preset `{preset}` is no longer extended in {name}: its rules stop applying"
+                ),
+                format!("lint-preset:{preset}"),
+            );
+        }
+    }
     for (rule, head_set) in &head_levels {
         if !head_set.contains("off") {
             continue;
@@ -454,12 +581,14 @@ fn pyproject(context: &FileContext<'_>, out: &mut Output, base: Option<&str>, he
         &base_sections,
         &mypy_toml_sections(&head_value),
     );
-    let mode = |value: &Value| {
-        at(value, &["tool", "pyright", "typeCheckingMode"])
-            .and_then(Value::as_str)
-            .map(str::to_string)
-    };
-    pyright_mode(context, out, mode(&base_value), head, mode(&head_value));
+    for tool in ["pyright", "basedpyright"] {
+        let mode = |value: &Value| {
+            at(value, &["tool", tool, "typeCheckingMode"])
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        pyright_mode(context, out, mode(&base_value), head, mode(&head_value));
+    }
 }
 
 fn pyright_mode(
@@ -474,6 +603,9 @@ fn pyright_mode(
         "basic" => 1,
         "standard" => 2,
         "strict" => 3,
+        // basedpyright's stricter modes.
+        "recommended" => 4,
+        "all" => 5,
         _ => 2,
     };
     let (Some(before), Some(after)) = (base, head_mode) else {

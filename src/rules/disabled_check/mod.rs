@@ -15,8 +15,15 @@
 //! than in base, a setting whose base value was stricter.
 
 mod checker_config;
+mod ci_aggregate;
+mod ci_conditions;
 mod config_text;
 mod directives;
+mod expression;
+mod ignore_patterns;
+mod lint_lists;
+mod loops;
+mod matrix;
 mod runner_config;
 
 pub(crate) use config_text::{jsonc, unescape_js, yaml};
@@ -25,6 +32,7 @@ mod scripts;
 mod statement;
 mod suppressions;
 mod test_harness;
+mod tox_envs;
 mod workflows;
 
 use super::context::{Candidate, FileContext, Output};
@@ -42,16 +50,37 @@ declare_rule! {
     ///   `reason`. Blanket (no rule named) or file-wide suppressions are errors, narrow ones
     ///   warnings; an `allow` with a `reason` is a note.
     /// - CI neutered (GitHub workflows compared structurally): `continue-on-error: true`,
-    ///   `if: false`, `|| true`/`|| exit 0`/`; exit 0` on a step that runs tests, lint, build or
-    ///   type checks, a job or step that ran them removed.
+    ///   `if: false`, `|| true`/`|| exit 0`/`; exit 0` on a step that runs tests, lint, build,
+    ///   type or semver checks (also in a new step or a new workflow file), a job or step that
+    ///   ran them removed or commented out. Conditions are evaluated per matrix entry and for
+    ///   the events a pull request runs with: a `continue-on-error: ${{ … }}` that lets an
+    ///   entry fail which base kept blocking (a warning for pre-release entries such as
+    ///   `nightly` or `3.14-dev`), an `if:` that skips a check on pull requests (error), on some
+    ///   matrix entries or on what the author controls (`github.head_ref`, labels, title:
+    ///   warnings). The aggregate job that gates on the others (`re-actors/alls-green`,
+    ///   `needs.*.result`, "all tests passed") removed, dropping a check job from its `needs`,
+    ///   letting one fail (`allowed-failures`) or no longer reading the results; a workflow that
+    ///   stops running on pull requests (a warning while an unfiltered `push` still runs it, or
+    ///   for a new `paths-ignore` that skips source); an item dropped from a shell loop over
+    ///   literal items whose body runs a check (`for pkg in core cli; do npm test; done`).
     /// - Hooks bypassed in scripts: `--no-verify`, `HUSKY=0`, `SKIP=` for pre-commit.
     /// - Test commands neutered: a package.json `test`/`lint` script replaced by `echo`,
     ///   `exit 0` or `true`, `--passWithNoTests` (an error next to a path pattern or a selecting
     ///   option such as `--testPathPattern`, `-t` or `--onlyChanged`: an empty selection then
     ///   passes), `cargo test -- --skip`.
     /// - Checker configs relaxed: tsconfig `strict`/`noImplicitAny` and friends turned off,
-    ///   ESLint/Biome rules switched off, mypy `ignore_errors = true` or `strict` dropped, pyright
-    ///   `typeCheckingMode` lowered, lints allowed in `Cargo.toml` `[lints]`.
+    ///   ESLint/Biome rules switched off, removed from a config (a shared config package
+    ///   included) or a preset no longer extended, mypy `ignore_errors = true` or `strict`
+    ///   dropped, pyright/basedpyright `typeCheckingMode` lowered or `report*` rules set to
+    ///   `none`/`false` or below `error`, ruff/flake8 `ignore`/`extend-ignore` gaining codes
+    ///   (an error for a whole category such as `B`), `select` losing them, `per-file-ignores`
+    ///   gaining a code (an error for one named source file), mypy `disable_error_code` and
+    ///   pylint `disable` gaining codes, lints allowed in `Cargo.toml` `[lints]`, a tox
+    ///   environment that ran a checker removed (dropped from `envlist`: a warning).
+    /// - Source excluded from a checker: new `.eslintignore`/`.prettierignore` lines, ESLint
+    ///   `ignorePatterns`/`ignores`, Biome `files.ignore`, ruff/flake8/mypy/pyright/tsconfig
+    ///   `exclude` entries that reach source (one named source file excluded from a linter or
+    ///   type checker is an error); build output, vendored and generated code are not source.
     /// - Test runner configuration that excludes tests: pytest `--ignore`/`--deselect`/
     ///   `-k "not …"`/`norecursedirs`/narrowed `testpaths` (pytest.ini, pyproject.toml,
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
@@ -97,7 +126,8 @@ declare_rule! {
     ///   into another file (also out of a deleted file, a relative import's dots aside).
     ///   Still new: more codes (`#[allow(b)]` → `#[allow(a, b)]`), a blanket for codes
     ///   (`# noqa: F401` → `# noqa`), `allow` for `expect`, a suppression put on another
-    ///   statement than the one that had it.
+    ///   statement than the one that had it, and a copy of a suppressed line beyond the number
+    ///   of copies base had (the twelfth identical `// @ts-ignore` before the same call).
     /// - A CI check that still runs in another job or changed workflow file (steps are paired
     ///   by id, name, action or command, and removed checks by the tool they run).
     /// - tsconfig settings removed while `extends` changed (they may now be inherited).
@@ -107,9 +137,16 @@ declare_rule! {
     ///   the end of a code line, so they silence nothing. Except `# type: ignore` before the
     ///   module's first statement, which makes mypy skip the whole file.
     /// - `@ts-expect-error` and `#[expect]` with a description or `reason`.
-    /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions, and steps that
-    ///   run no check.
-    /// - Configuration that makes checks stricter.
+    /// - `continue-on-error: ${{ matrix.experimental }}` and other expressions that let no
+    ///   entry fail that base ran blocking (a new `nightly` entry allowed to fail), steps that
+    ///   run no check, `if:` conditions that still hold on pull requests (`always()`,
+    ///   `!cancelled()`) or read run state (`steps.changes.outputs.src`), a check split into a
+    ///   pull-request step and a push step, a workflow made reusable (`workflow_call`), loops
+    ///   that gain or rename items.
+    /// - Configuration that makes checks stricter, lint settings moved between files or
+    ///   sections (`[tool.ruff]` → `[tool.ruff.lint]`, setup.cfg → `.flake8`, eslintrc → flat
+    ///   config), a per-file ignore of a code the whole project ignored, tox environments
+    ///   merged or renamed with their commands.
     /// - A modifyitems hook that reorders items, adds a marker such as `slow`, or skips only the
     ///   items it picks (`if "slow" in item.keywords`); `sys.exit(pytest.main())` in a test
     ///   module's `__main__` block; `process.exit(1)`.
@@ -156,8 +193,12 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         workflows::check(context, out);
     }
     scripts::check(context, out);
+    loops::check(context, out);
     test_harness::check(context, out);
     checker_config::check(context, out);
+    lint_lists::check(context, out);
+    ignore_patterns::check(context, out);
+    tox_envs::check(context, out);
     runner_config::check(context, out);
 }
 

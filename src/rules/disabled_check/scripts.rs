@@ -17,7 +17,7 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// Files whose lines are commands: shell scripts, make/just files, hooks, CI configurations.
-fn is_script_file(path: &str) -> bool {
+pub(super) fn is_script_file(path: &str) -> bool {
     let name = file_name(path);
     let extension = name
         .rsplit_once('.')

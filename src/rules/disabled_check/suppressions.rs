@@ -180,6 +180,9 @@ struct Cover {
     /// The most codes one suppression there named, to tell a rule renamed in place
     /// (`ban-types` → `no-restricted-types`) from one added.
     widest: usize,
+    /// How many suppressions of the tool base had there: a copy of the line beyond that
+    /// count (the twelfth identical `// @ts-ignore` before the same call) is one more.
+    count: usize,
 }
 
 fn code_count(codes: Option<&BTreeSet<String>>) -> usize {
@@ -321,28 +324,69 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                     codes: Some(BTreeSet::new()),
                     severity: judged.severity,
                     widest: 0,
+                    count: 0,
                 });
+            cover.count += 1;
             merge(&mut cover.codes, judged.codes.as_ref());
             cover.severity = cover.severity.max(judged.severity);
             cover.widest = cover.widest.max(code_count(judged.codes.as_ref()));
         }
     }
     let head_per_statement = silenced_per_statement(&head, local_name);
-    let mut head_seen: HashMap<&str, usize> = HashMap::new();
+    // Head's suppressions per tool and place, to tell copies beyond base's count.
+    let mut head_at_place: HashMap<String, usize> = HashMap::new();
     for found in &head {
-        let seen = head_seen.entry(found.key.as_str()).or_default();
-        *seen += 1;
+        if let Some(judged) = &found.judged {
+            for place in found.places() {
+                *head_at_place
+                    .entry(format!("{}|{place}", judged.tool))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let mut added_with_key: HashMap<&str, usize> = HashMap::new();
+    let mut added_at_place: HashMap<String, usize> = HashMap::new();
+    for found in &head {
         let line = found.found.line;
         if !context.pair.added.overlaps(line, found.found.end_line) {
             continue;
         }
-        // The n-th copy in head is new only when base has fewer than n copies.
-        if base_counts.get(&found.key).copied().unwrap_or(0) >= *seen {
+        // Head holds `surplus` more copies of this text than base: that many of the copies on
+        // added lines are new, whichever of the identical lines the diff calls added.
+        let surplus = head_counts
+            .get(&found.key)
+            .copied()
+            .unwrap_or(0)
+            .saturating_sub(base_counts.get(&found.key).copied().unwrap_or(0));
+        let nth = added_with_key.entry(found.key.as_str()).or_default();
+        *nth += 1;
+        if *nth > surplus {
             continue;
         }
         let Some(judged) = &found.judged else {
             continue;
         };
+        // A copy of a suppressed line base already had, beyond base's count of it (the
+        // twelfth identical `// @ts-ignore` before the same call): base's copies cover as many
+        // as base had, not every copy the change adds.
+        // Only the line's code counts so: a statement rewrapped repeats its suppression on
+        // its new lines, one statement holding more suppressions than before.
+        let beyond: BTreeSet<String> = found
+            .places()
+            .filter(|place| !place.starts_with("statement:"))
+            .map(|place| format!("{}|{place}", judged.tool))
+            .filter(|place| {
+                let nth = added_at_place.entry(place.clone()).or_default();
+                *nth += 1;
+                let base = base_by_place.get(place).map_or(0, |cover| cover.count);
+                let extra = head_at_place
+                    .get(place)
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_sub(base);
+                base > 0 && *nth <= extra
+            })
+            .collect();
         if language == Language::Python && silences_nothing(head_text, found) {
             continue;
         }
@@ -355,12 +399,15 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 head_per_statement.get(&format!("{}|{}", judged.tool, statement.local))
             })
             .map_or(judged.codes.as_ref(), |(codes, _)| codes.as_ref());
-        if covered(&base_by_place, found, judged, codes) {
+        if beyond.is_empty() && covered(&base_by_place, found, judged, codes) {
             continue;
         }
+        // A copy beyond this file's own count is new here: the same statement's suppression in
+        // this file's base (a fact like any other file's) does not excuse it.
         let also = found
             .statement
             .as_ref()
+            .filter(|_| beyond.is_empty())
             .and_then(|statement| statement.shared.as_deref())
             .into_iter()
             .flat_map(|statement| {

@@ -3,7 +3,9 @@
 //! removed is an error; the same on a step that runs no check is a warning.
 
 use super::config_text::{is_true, yaml};
-use super::{Output, locate, push};
+use super::matrix::{self, Entry};
+use super::{Output, ci_aggregate, ci_conditions, locate, push};
+use crate::changeset::LineSet;
 use crate::finding::{Severity, Side};
 use crate::rules::{Candidate, Fact, FileContext, Moved};
 
@@ -29,11 +31,17 @@ fn check_pattern() -> Option<&'static Regex> {
             Regex::new(
                 r"(?x)(?:^|[\s;&|(/])(
                     pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|ava|karma|tsc|eslint|biome|
-                    ruff|mypy|pyright|flake8|pylint|phpunit|rspec|ctest|mvn|gradle|gradlew|
+                    ruff|mypy|pyright|basedpyright|pyre|pytype|flake8|pylint|phpunit|rspec|ctest|mvn|
+                    gradle|gradlew|vue-tsc|svelte-check|astro\s+check|actionlint|shellcheck|
                     playwright\s+test|cypress\s+run|
-                    cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny)|
+                    cargo\s+(?:\+\S+\s+)?(?:test|nextest|clippy|check|build|fmt|miri|hack|deny|
+                        semver-checks|audit|public-api|udeps|machete)|
+                    cargo-semver-checks|cargo-deny|cargo-audit|
                     go\s+(?:test|vet|build)|golangci-lint|
-                    (?:npm|pnpm|yarn|bun)\s+(?:run\s+)?(?:test|lint|build|check|typecheck|type-check|tsc)|
+                    (?:npm|pnpm|yarn|bun)(?:\s+-{1,2}[\w-]+(?:[=\s][^-\s]\S*)?)*?\s+(?:run\s+)?
+                        (?:test|lint|build|check|typecheck|type-check|types|tsc)|
+                    (?:turbo|nx)\s+(?:run(?:-many)?\s+|affected\s+)?(?:(?:-t|--targets?)[=\s])?
+                        (?:test|lint|build|check|typecheck|type-check)|
                     npx\s+(?:tsc|eslint|jest|vitest|prettier)|
                     (?:black|isort|prettier)\s+(?:.*\s)?--check|
                     make\s+(?:test|check|lint|ci)|just\s+(?:test|check|lint)|
@@ -52,7 +60,7 @@ pub fn runs_check(command: &str) -> bool {
 
 /// The checks a command runs, normalized (`npm run test` and `npm test` are one check,
 /// `cargo +nightly clippy` is `cargo clippy`), to tell a rewritten step from a removed one.
-fn check_tools(command: &str) -> BTreeSet<String> {
+pub(super) fn check_tools(command: &str) -> BTreeSet<String> {
     let Some(pattern) = check_pattern() else {
         return BTreeSet::new();
     };
@@ -60,13 +68,20 @@ fn check_tools(command: &str) -> BTreeSet<String> {
         .captures_iter(command)
         .filter_map(|captures| captures.get(1))
         .map(|found| {
-            found
+            let words: Vec<&str> = found
                 .as_str()
                 .split_whitespace()
                 .filter(|word| !word.starts_with('+') && *word != "run" && *word != "npx")
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ")
+                .collect();
+            // `pnpm -r --filter web typecheck` is `pnpm typecheck`: the manager and the script.
+            match words.as_slice() {
+                [manager, .., script]
+                    if matches!(*manager, "npm" | "pnpm" | "yarn" | "bun" | "turbo" | "nx") =>
+                {
+                    format!("{manager} {script}")
+                }
+                _ => words.iter().take(2).copied().collect::<Vec<_>>().join(" "),
+            }
         })
         .collect()
 }
@@ -204,11 +219,17 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         .as_ref()
         .map(|(_, value)| jobs(value))
         .unwrap_or_default();
-    let head_tools: BTreeSet<String> = head_jobs
+    let mut head_tools: BTreeSet<String> = head_jobs
         .values()
         .flat_map(|job| steps(job).iter().map(step_command).collect::<Vec<_>>())
         .flat_map(|command| check_tools(&command))
         .collect();
+    for (id, job) in &head_jobs {
+        head_tools.extend(called_workflow(job));
+        if ci_aggregate::is_aggregate(id, job, job_runs_check) {
+            head_tools.insert(gate_key(job));
+        }
+    }
     // Checks move between workflow files; a check that runs in any changed workflow's head
     // was not removed.
     for tool in &head_tools {
@@ -223,16 +244,64 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     let base = context
         .side(Side::Base)
         .and_then(|side| yaml(side.text).map(|value| (side.text, value)));
+    let events = head
+        .as_ref()
+        .map(|(_, value)| ci_conditions::pr_events(value))
+        .unwrap_or_default();
     let Some((base_text, base)) = base else {
+        // A new workflow: its check steps that cannot fail are new.
+        if let Some((head_text, _)) = head.as_ref() {
+            for (id, job) in &head_jobs {
+                for step in steps(job) {
+                    new_step(context, out, id, &step, head_text);
+                }
+            }
+        }
         return;
     };
     let base_jobs = jobs(&base);
+    let gating = ci_conditions::gates_pull_requests(&base);
+    if let Some((head_text, head_value)) = head.as_ref()
+        && base_jobs.values().any(runs_more_than_a_build)
+        && let Some((blocking, what)) = ci_conditions::trigger_change(&base, head_value)
+    {
+        let line = head_text
+            .lines()
+            .position(|line| {
+                if what.contains("paths-ignore") {
+                    line.trim_start().starts_with("paths-ignore:")
+                } else {
+                    line.starts_with("on:") || line.starts_with("\"on\":")
+                }
+            })
+            .map_or(1, |index| u32::try_from(index + 1).unwrap_or(u32::MAX));
+        let severity = if blocking {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let ran: Vec<String> = base_jobs
+            .values()
+            .filter(|job| job_runs_check(job))
+            .map(describe_checks)
+            .collect();
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!("{what}; its jobs ran {}", shorten(&ran.join(", "), 120)),
+            "workflow:triggers".to_string(),
+        );
+    }
     for (id, base_job) in &base_jobs {
         let Some(head_job) = head_jobs.get(id) else {
-            let tools: BTreeSet<String> = steps(base_job)
+            let mut tools: BTreeSet<String> = steps(base_job)
                 .iter()
                 .flat_map(|step| check_tools(&step_command(step)))
                 .collect();
+            tools.extend(called_workflow(base_job));
+            let aggregate = ci_aggregate::is_aggregate(id, base_job, job_runs_check);
             let line = locate(base_text, None, &format!("{id}:"), &context.pair.removed);
             for tool in tools.difference(&head_tools) {
                 removed(
@@ -243,6 +312,30 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         describe_checks(base_job)
                     ),
                     tool,
+                    gating,
+                );
+            }
+            let gate = gate_key(base_job);
+            // Renamed: a gate of head waits for every job this one did that still exists.
+            let renamed = || {
+                head_jobs.iter().any(|(other, job)| {
+                    ci_aggregate::is_aggregate(other, job, job_runs_check)
+                        && ci_aggregate::needs(base_job)
+                            .iter()
+                            .filter(|needed| head_jobs.contains_key(*needed))
+                            .all(|needed| ci_aggregate::reaches(&head_jobs, other, needed))
+                })
+            };
+            if aggregate && !head_tools.contains(&gate) && !renamed() {
+                removed(
+                    out,
+                    line,
+                    format!(
+                        "the change removes CI job `{id}`, which failed when `{}` failed (the status a branch protection rule requires in their place)",
+                        ci_aggregate::needs(base_job).join("`, `")
+                    ),
+                    &gate,
+                    gating,
                 );
             }
             continue;
@@ -250,25 +343,119 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let Some((head_text, _)) = head.as_ref() else {
             continue;
         };
+        if ci_aggregate::is_aggregate(id, base_job, job_runs_check) {
+            // A check reached through another job it now needs still gates it.
+            let stays_and_checks = |needed: &str| {
+                head_jobs.get(needed).is_some_and(job_runs_check)
+                    && !ci_aggregate::reaches(&head_jobs, id, needed)
+            };
+            for what in ci_aggregate::weakened(base_job, head_job, stays_and_checks) {
+                let line = locate(
+                    head_text,
+                    Some(&format!("{id}:")),
+                    "needs",
+                    &context.pair.added,
+                );
+                push(
+                    out,
+                    Side::Head,
+                    line,
+                    Severity::Error,
+                    format!("CI job `{id}`, which gates on the others, {what}"),
+                    format!("workflow:{id}:gate:{what}"),
+                );
+            }
+        }
         compare_job(
             context,
             out,
             id,
-            base_job,
-            head_job,
+            (base_job, head_job),
             (head_text, base_text),
             &head_tools,
+            (&events, gating),
         );
+    }
+    for (id, head_job) in &head_jobs {
+        if base_jobs.contains_key(id) {
+            continue;
+        }
+        if let Some((head_text, _)) = head.as_ref() {
+            for step in steps(head_job) {
+                new_step(context, out, id, &step, head_text);
+            }
+        }
+    }
+}
+
+/// Whether a job runs a check other than a build (a publish or deploy job builds too).
+fn runs_more_than_a_build(job: &Value) -> bool {
+    steps(job)
+        .iter()
+        .flat_map(|step| check_tools(&step_command(step)))
+        .any(|tool| !tool.ends_with("build"))
+}
+
+/// The key under which an aggregate gate job is looked for in other workflow files: the jobs
+/// it waits for (a renamed gate waits for the same ones).
+fn gate_key(job: &Value) -> String {
+    let mut needs = ci_aggregate::needs(job);
+    needs.sort();
+    format!("gate {}", needs.join(" "))
+}
+
+/// A job that calls a reusable workflow of this repository whose name says it checks
+/// (`uses: ./.github/workflows/test.yml`): removing the call stops those checks.
+fn called_workflow(job: &Value) -> Option<String> {
+    let uses = job.get("uses").and_then(Value::as_str)?;
+    let path = uses.strip_prefix("./")?;
+    let name = file_name_of(path).to_ascii_lowercase();
+    ["test", "lint", "check", "type", "ci", "build", "semver"]
+        .iter()
+        .any(|word| name.contains(word))
+        .then(|| format!("calls {path}"))
+}
+
+fn file_name_of(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// A step new in head: a check in it that can no longer fail is an error.
+fn new_step(context: &FileContext<'_>, out: &mut Output, job: &str, step: &Value, head_text: &str) {
+    let Some(run) = step.get("run").and_then(Value::as_str) else {
+        return;
+    };
+    let (name, anchor) = step_label(step);
+    for line in run.lines().map(str::trim) {
+        if neutered(line) && runs_check(line) {
+            let at = locate(head_text, Some(&anchor), line, &context.pair.added);
+            push(
+                out,
+                Side::Head,
+                at,
+                Severity::Error,
+                format!(
+                    "new CI step `{name}` (job `{job}`) runs a check that can never fail: `{}`",
+                    shorten(line, 70)
+                ),
+                format!("workflow:{job}:{}:neutered:{line}", step_identity(step)),
+            );
+        }
     }
 }
 
 /// A removed check, dropped by the engine when another changed workflow still runs it.
-fn removed(out: &mut Output, line: u32, message: String, tool: &str) {
+fn removed(out: &mut Output, line: u32, message: String, tool: &str, gating: bool) {
     out.candidates.push(Candidate {
         side: Side::Base,
         line,
         end_line: line,
-        severity: Severity::Error,
+        // A workflow pull requests never ran (scheduled, manual) gated none of them.
+        severity: if gating {
+            Severity::Error
+        } else {
+            Severity::Warning
+        },
         message,
         key: format!("workflow:removed:{tool}"),
         moved: Some(Moved {
@@ -302,14 +489,23 @@ fn describe_checks(job: &Value) -> String {
     }
 }
 
+/// What a job's conditions are judged against: the pull-request events of head's triggers and
+/// each side's matrix entries (`None` when the matrix cannot be expanded).
+struct Scope<'a> {
+    events: &'a [&'static str],
+    base_entries: Option<Vec<Entry>>,
+    head_entries: Option<Vec<Entry>>,
+    head_steps: &'a [Value],
+}
+
 fn compare_job(
     context: &FileContext<'_>,
     out: &mut Output,
     id: &str,
-    base_job: &Value,
-    head_job: &Value,
+    (base_job, head_job): (&Value, &Value),
     (head_text, base_text): (&str, &str),
     head_tools: &BTreeSet<String>,
+    (events, gating): (&[&'static str], bool),
 ) {
     let added = &context.pair.added;
     let checks = job_runs_check(base_job);
@@ -330,6 +526,28 @@ fn compare_job(
             format!("workflow:{id}:continue-on-error"),
         );
     }
+    let head_steps = steps(head_job);
+    let scope = Scope {
+        events,
+        base_entries: matrix::entries(base_job),
+        head_entries: matrix::entries(head_job),
+        head_steps: &head_steps,
+    };
+    let subject = Subject {
+        label: format!("CI job `{id}`"),
+        key: format!("workflow:{id}"),
+        anchor: &anchor,
+        checks,
+        job_level: true,
+    };
+    judge_conditions(
+        context,
+        out,
+        &subject,
+        (base_job, head_job),
+        head_text,
+        &scope,
+    );
     if is_disabled_condition(head_job.get("if")) && !is_disabled_condition(base_job.get("if")) {
         let line = locate(head_text, Some(&anchor), "if:", added);
         push(
@@ -342,7 +560,6 @@ fn compare_job(
         );
     }
     let base_steps = steps(base_job);
-    let head_steps = steps(head_job);
     let mut paired = vec![false; head_steps.len()];
     for base_step in &base_steps {
         let identity = step_identity(base_step);
@@ -374,6 +591,7 @@ fn compare_job(
                         shorten(command.lines().next().unwrap_or_default(), 60)
                     ),
                     tool,
+                    gating,
                 );
             }
             continue;
@@ -383,20 +601,176 @@ fn compare_job(
             context,
             out,
             id,
-            base_step,
-            &head_steps[position],
+            (base_step, &head_steps[position]),
             head_text,
+            &scope,
         );
     }
+    for (index, step) in head_steps.iter().enumerate() {
+        if !paired[index] {
+            new_step(context, out, id, step, head_text);
+        }
+    }
+}
+
+/// A job or step whose `continue-on-error` and `if:` are judged.
+struct Subject<'a> {
+    /// "CI job `test`", "CI check step `Lint` (job `test`)".
+    label: String,
+    key: String,
+    anchor: &'a str,
+    checks: bool,
+    /// A job's `if:` cannot read the matrix.
+    job_level: bool,
+}
+
+/// `continue-on-error` expressions that let matrix entries fail, and `if:` conditions that
+/// skip a check where a pull request runs it.
+fn judge_conditions(
+    context: &FileContext<'_>,
+    out: &mut Output,
+    subject: &Subject<'_>,
+    (base, head): (&Value, &Value),
+    head_text: &str,
+    scope: &Scope<'_>,
+) {
+    let added = &context.pair.added;
+    let label = &subject.label;
+    if let (Some(base_entries), Some(head_entries)) = (&scope.base_entries, &scope.head_entries)
+        && !is_true(head.get("continue-on-error"))
+        && let Some(entries) = ci_conditions::made_nonblocking(
+            base.get("continue-on-error"),
+            head.get("continue-on-error"),
+            base_entries,
+            head_entries,
+        )
+    {
+        let severity = if subject.checks && !entries.iter().all(|entry| matrix::prerelease(entry)) {
+            Severity::Error
+        } else {
+            Severity::Warning
+        };
+        let expression = head
+            .get("continue-on-error")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // The setting may be unchanged (the matrix changed): its own line, not another job's.
+        let line = locate(
+            head_text,
+            Some(subject.anchor),
+            "continue-on-error",
+            &LineSet::default(),
+        );
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!(
+                "{label} is made non-blocking for matrix {} `{}` (`continue-on-error: {}`)",
+                if entries.len() == 1 {
+                    "entry"
+                } else {
+                    "entries"
+                },
+                shorten(&entries.join("`, `"), 120),
+                shorten(expression, 60)
+            ),
+            format!("{}:continue-on-error:{}", subject.key, entries.join(";")),
+        );
+    }
+    if !subject.checks || is_disabled_condition(head.get("if")) {
+        return;
+    }
+    let (base_entries, head_entries) = if subject.job_level {
+        (None, None)
+    } else {
+        (scope.base_entries.as_deref(), scope.head_entries.as_deref())
+    };
+    let Some(skip) = ci_conditions::skipped(
+        base.get("if"),
+        head.get("if"),
+        scope.events,
+        base_entries,
+        head_entries,
+    ) else {
+        return;
+    };
+    // A check split into steps by condition (a pull-request step and a push step, one per
+    // Python version) still runs where another step of the job runs the same tool.
+    let tools = check_tools(&step_command(head));
+    let covered = |identity: Option<&str>| {
+        scope.head_steps.iter().any(|other| {
+            other != head
+                && !check_tools(&step_command(other)).is_disjoint(&tools)
+                && ci_conditions::runs_for(
+                    other.get("if"),
+                    scope.events,
+                    scope.head_entries.as_deref(),
+                    identity,
+                )
+        })
+    };
+    let skip = match skip {
+        _ if subject.job_level || tools.is_empty() => skip,
+        ci_conditions::Skip::Entries(entries) => {
+            let left: Vec<String> = entries
+                .into_iter()
+                .filter(|entry| !covered(Some(entry)))
+                .collect();
+            if left.is_empty() {
+                return;
+            }
+            ci_conditions::Skip::Entries(left)
+        }
+        other => {
+            if covered(None) {
+                return;
+            }
+            other
+        }
+    };
+    let condition = head.get("if").map(|value| match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    });
+    let condition = shorten(condition.as_deref().unwrap_or_default(), 80);
+    let (severity, what) = match &skip {
+        ci_conditions::Skip::OnPullRequests => {
+            (Severity::Error, "no longer runs on pull requests".to_string())
+        }
+        ci_conditions::Skip::Entries(entries) => (
+            Severity::Warning,
+            format!(
+                "is now skipped for matrix {} `{}`",
+                if entries.len() == 1 { "entry" } else { "entries" },
+                shorten(&entries.join("`, `"), 100)
+            ),
+        ),
+        ci_conditions::Skip::AuthorSwitch => (
+            Severity::Warning,
+            "now runs or not as the pull request's branch name, title, labels or commit message decide"
+                .to_string(),
+        ),
+    };
+    let line = locate(head_text, Some(subject.anchor), "if:", added);
+    push(
+        out,
+        Side::Head,
+        line,
+        severity,
+        format!("{label} {what}: `if: {condition}`"),
+        format!("{}:if:{skip:?}", subject.key),
+    );
 }
 
 fn compare_step(
     context: &FileContext<'_>,
     out: &mut Output,
     job: &str,
-    base_step: &Value,
-    head_step: &Value,
+    (base_step, head_step): (&Value, &Value),
     head_text: &str,
+    scope: &Scope<'_>,
 ) {
     let added = &context.pair.added;
     let command = step_command(head_step);
@@ -422,6 +796,21 @@ fn compare_step(
             format!("workflow:{job}:{identity}:continue-on-error"),
         );
     }
+    let subject = Subject {
+        label: format!("CI {what} `{name}` (job `{job}`)"),
+        key: format!("workflow:{job}:{identity}"),
+        anchor: &anchor,
+        checks,
+        job_level: false,
+    };
+    judge_conditions(
+        context,
+        out,
+        &subject,
+        (base_step, head_step),
+        head_text,
+        scope,
+    );
     if is_disabled_condition(head_step.get("if")) && !is_disabled_condition(base_step.get("if")) {
         let line = locate(head_text, Some(&anchor), "if:", added);
         push(
