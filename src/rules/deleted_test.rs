@@ -373,7 +373,10 @@ fn subject_removed<'c>(context: &FileContext<'c>, test: &Test) -> Option<(&'c st
         .side(Side::Base)
         .and_then(|side| side.text.get(test.byte_range.clone()))
         .unwrap_or_default();
-    removed.read_by(code).or_else(|| removed.read_by(&test.key))
+    removed
+        .read_by(code)
+        .or_else(|| removed.read_by(&test.key))
+        .or_else(|| removed.rewritten_for(code))
 }
 
 /// A test missing from head that this rule reports.

@@ -1315,6 +1315,7 @@ fn compare(
     let read_removed = |assertion: &Assertion| {
         gone.read_by(&assertion.first_line)
             .or_else(|| gone.read_by(&assertion.norm))
+            .or_else(|| gone.rewritten_for(&assertion.first_line))
             .or_else(|| {
                 harness
                     .read_by(&assertion.first_line)
