@@ -82,6 +82,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let vendored = crate::paths::vendored_tool(head.path).is_some();
     let base_assembled = std::cell::OnceCell::new();
     let manifest_values = kubernetes_values(head.path, head.text);
+    let lines: Vec<&str> = head.text.lines().collect();
     for (index, line) in head.text.lines().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         if !context.is_added_line(number) {
@@ -90,7 +91,9 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let mut hits: Vec<_> = scanner
             .scan_line(line)
             .into_iter()
-            .filter(|hit| !(vendored && is_generic(hit.rule_id)))
+            .chain(element_value(scanner, &lines, index))
+            .filter(|hit| !(vendored && secrets::is_generic(hit.rule_id)))
+            .filter(|hit| hit.rule_id != "private-key" || pem_has_material(&lines, index))
             .filter(|hit| {
                 // A line moved or re-indented by the change carries a secret base already had.
                 let secret = line.get(hit.start..hit.end).unwrap_or_default();
@@ -98,13 +101,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             })
             .collect();
         // Self-identifying tokens first: they are what a capped line must not lose.
-        hits.sort_by_key(|hit| (is_generic(hit.rule_id), hit.start));
+        hits.sort_by_key(|hit| (secrets::is_generic(hit.rule_id), hit.start));
         for hit in hits.iter().take(MAX_FINDINGS_PER_LINE) {
             let secret = line.get(hit.start..hit.end).unwrap_or_default();
             push(out, number, hit.rule_id, hit.description, secret);
         }
         if hits.is_empty() {
             assembled(line, number, base_text, &base_assembled, vendored, out);
+            encoded(line, number, base_text, vendored, out);
             for (_, range) in manifest_values.iter().filter(|(at, _)| *at == index) {
                 let secret = line.get(range.clone()).unwrap_or_default();
                 if !base_text.is_some_and(|base| base.contains(secret)) {
@@ -165,7 +169,7 @@ fn assembled(
         let probe = format!("\"{value}\"");
         for hit in secrets::scanner().scan_line(&probe) {
             let secret = probe.get(hit.start..hit.end).unwrap_or_default();
-            if is_generic(hit.rule_id) || line.contains(secret) || in_base(secret) {
+            if secrets::is_generic(hit.rule_id) || line.contains(secret) || in_base(secret) {
                 continue;
             }
             let shown = redact(secret);
@@ -183,6 +187,97 @@ fn assembled(
     }
 }
 
+/// A value alone on its line between an XML element's tags (`<snykToken>` / value /
+/// `</snykToken>`): scanned as `<snykToken>value</snykToken>` would be, at the value's place.
+fn element_value(
+    scanner: &secrets::Scanner,
+    lines: &[&str],
+    index: usize,
+) -> Vec<secrets::SecretHit> {
+    let value = lines[index].trim();
+    if value.is_empty() || value.contains(['<', '>', ' ', '=']) || index == 0 {
+        return Vec::new();
+    }
+    let (Some(open), Some(close)) = (
+        lines[index - 1].trim().strip_prefix('<'),
+        lines.get(index + 1),
+    ) else {
+        return Vec::new();
+    };
+    let Some(tag) = open.strip_suffix('>') else {
+        return Vec::new();
+    };
+    let tag_ok = !tag.is_empty()
+        && tag
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':'));
+    if !tag_ok || close.trim() != format!("</{tag}>") {
+        return Vec::new();
+    }
+    let probe = format!("<{tag}>{value}</{tag}>");
+    let offset = lines[index].len() - lines[index].trim_start().len();
+    let at = tag.len() + 2;
+    scanner
+        .scan_line(&probe)
+        .into_iter()
+        .filter(|hit| hit.start >= at && hit.end <= at + value.len())
+        .map(|mut hit| {
+            hit.start = hit.start - at + offset;
+            hit.end = hit.end - at + offset;
+            hit
+        })
+        .collect()
+}
+
+/// A PEM header alone on its line counts when key material follows before the END line: a
+/// header around `anything` is a sample of the format.
+fn pem_has_material(lines: &[&str], index: usize) -> bool {
+    let line = lines[index];
+    // An inline body was checked by the scanner.
+    if line.trim().len() > 70 {
+        return true;
+    }
+    let mut material = 0usize;
+    for next in lines.iter().skip(index + 1).take(200) {
+        let next = next.trim();
+        if next.starts_with("-----END") {
+            break;
+        }
+        if next.contains(':') && !next.contains(' ') {
+            continue;
+        }
+        if next
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+        {
+            material += next.len();
+        }
+    }
+    material >= 64
+}
+
+/// A self-identifying token written base64-encoded (`Z2hwX…`): the decoded text is scanned,
+/// and a token found there is reported; generic keyword matches are left out.
+fn encoded(line: &str, number: u32, base_text: Option<&str>, vendored: bool, out: &mut Output) {
+    if vendored {
+        return;
+    }
+    for hit in secrets::scanner().encoded_hits(line) {
+        let run = &line[hit.start..hit.end];
+        if base_text.is_some_and(|base| base.contains(run)) {
+            continue;
+        }
+        let shown = redact(run);
+        out.candidates.push(Candidate::at_line(
+            Side::Head,
+            number,
+            Severity::Error,
+            format!("{} added, base64-encoded: `{shown}`", hit.description),
+            format!("{}:{shown}", hit.rule_id),
+        ));
+    }
+}
+
 /// The encoded values of a Kubernetes `Secret` manifest (YAML files only).
 fn kubernetes_values(path: &str, text: &str) -> Vec<(usize, std::ops::Range<usize>)> {
     let yaml = path.ends_with(".yaml") || path.ends_with(".yml");
@@ -190,12 +285,6 @@ fn kubernetes_values(path: &str, text: &str) -> Vec<(usize, std::ops::Range<usiz
         return Vec::new();
     }
     secrets::secret_data_values(text)
-}
-
-fn is_generic(rule_id: &str) -> bool {
-    secrets::rules()
-        .iter()
-        .any(|rule| rule.id == rule_id && rule.pattern == secrets::Pattern::Generic)
 }
 
 /// A token used as a file or directory name is as leaked as one in the file. Reported on
@@ -289,7 +378,7 @@ fn large_file(context: &FileContext<'_>, out: &mut Output) {
         .as_deref()
         .is_some_and(|path| crate::paths::vendored_tool(path).is_some());
     for hit in head {
-        let ignored = vendored && is_generic(hit.rule_id);
+        let ignored = vendored && secrets::is_generic(hit.rule_id);
         if !ignored && !base_secrets.contains(&hit.secret) {
             push(out, hit.line, hit.rule_id, hit.description, &hit.secret);
         }

@@ -11,6 +11,7 @@
 //! ranges and must display [`redact`]ed forms.
 
 mod assembled;
+mod encoded;
 mod files;
 mod filters;
 mod kubernetes;
@@ -34,6 +35,13 @@ pub use stream::StreamHit;
 /// The rule catalogue, for documentation and tests.
 pub fn rules() -> &'static [SecretRule] {
     rules::RULES
+}
+
+/// Whether `rule_id` is a keyword rule (`password = "…"`) rather than a self-identifying token.
+pub fn is_generic(rule_id: &str) -> bool {
+    rules::RULES
+        .iter()
+        .any(|rule| rule.id == rule_id && rule.pattern == Pattern::Generic)
 }
 
 /// One credential found in a scanned line.
@@ -280,6 +288,17 @@ impl Scanner {
                         {
                             continue;
                         }
+                        // Cut short for display (`ops_eyJzaWdu…`, `sk_live_51H8aB...`): not
+                        // the value. A full-length token followed by dots is still the token.
+                        if secret.len() < 30
+                            && (line[end..].starts_with("...")
+                                || line[end..].starts_with('\u{2026}'))
+                        {
+                            continue;
+                        }
+                        if c.rule.id == "jwt" && !encoded::jwt_names_a_principal(secret) {
+                            continue;
+                        }
                         (start, end)
                     }
                 };
@@ -300,7 +319,30 @@ impl Scanner {
     /// What a truncation left of a token is redacted too (see [`Scanner::cut_fragments`]), so
     /// text that was cut before it reached here still shows no more than a redacted form.
     pub fn redact_line(&self, line: &str) -> String {
-        self.redact_hits(line, self.scan_line(line))
+        let mut hits = self.scan_line(line);
+        hits.extend(self.encoded_hits(line));
+        self.redact_hits(line, hits)
+    }
+
+    /// Base64 runs of `line` that decode to a self-identifying token (`Z2hwX…` for `ghp_…`):
+    /// each hit spans the encoded run and names the token's rule. Generic keyword matches in
+    /// decoded text are left out: decoding made no assignment the scanner can read.
+    pub fn encoded_hits(&self, line: &str) -> Vec<SecretHit> {
+        let mut hits = Vec::new();
+        for (range, decoded) in encoded::printable_runs(line) {
+            if let Some(token) = self
+                .scan_line(&decoded)
+                .into_iter()
+                .find(|hit| !is_generic(hit.rule_id))
+            {
+                hits.push(SecretHit {
+                    start: range.start,
+                    end: range.end,
+                    ..token
+                });
+            }
+        }
+        hits
     }
 
     /// Find every credential in a repository path. A token in a file name is followed by an

@@ -1144,8 +1144,8 @@ pub static RULES: &[SecretRule] = &[
     tok(
         "stripe-secret-key",
         "Stripe live secret or restricted key",
-        &["sk_live_", "rk_live_"],
-        r"\b(?P<s>[sr]k_live_[a-zA-Z0-9]{20,247})\b",
+        &["sk_live_", "rk_live_", "sk_prod_", "rk_prod_"],
+        r"\b(?P<s>[sr]k_(?:live|prod)_[a-zA-Z0-9]{20,247})\b",
         3.0,
     ),
     tok(
@@ -1601,6 +1601,27 @@ pub static RULES: &[SecretRule] = &[
         &["authorization", "bearer", "basic "],
         r"(?i:authorization)['\x22]?\s*[:=,]\s*['\x22]?(?i:bearer|(?:api-?)?token|basic|api-?key)\s+(?P<s>[\w~+/.=-]{16,})",
         3.5,
+    ),
+    tok(
+        "curl-auth-header",
+        "credential in a curl header",
+        &["-h", "--header"],
+        r#"(?:\bcurl\b.*?\s|^\s*|\s)(?:-H|--header)(?:=|\s{1,5})['"](?i:authorization|x-api-key|api-?key|api-?token|x-auth-token|x-access-token|private-token|x-[a-z]+-api-?key|token)\s*:\s*(?:(?i:bearer|basic|token|apikey)\s+)?(?P<s>[\w~+/.=@-]{10,256})['"]"#,
+        3.0,
+    ),
+    tok(
+        "curl-basic-auth-continued",
+        "password in a curl --user argument",
+        &["-u ", "--user"],
+        r#"^\s*(?:-u|--user)(?:=|\s{1,5})['"]?(?P<u>[\w.@-]{1,64}):['"]?(?P<s>[^\s'"]{6,128})"#,
+        2.5,
+    ),
+    tok(
+        "nuget-config-password",
+        "password in a NuGet package source credential",
+        &["password"],
+        r#"<add\s+key\s*=\s*["'](?i:cleartextpassword|password)["']\s+value\s*=\s*["'](?P<s>[^"'%$]{6,128})["']"#,
+        2.5,
     ),
     tok(
         "curl-basic-auth",

@@ -325,6 +325,26 @@ fn redact_line_keeps_context_and_redact_text_keeps_newlines() {
 }
 
 #[test]
+fn a_token_written_base64_encoded_is_found_and_redacted() {
+    let s = scanner();
+    // base64 of `ghp_Q7mZ2vK9xW4pR8tY1nB6cD3fH5jL0sA9eU2i`
+    let encoded = "Z2hwX1E3bVoydks5eFc0cFI4dFkxbkI2Y0QzZkg1akwwc0E5ZVUyaQ==";
+    let line = format!("const auth = Buffer.from(\"{encoded}\", \"base64\");");
+    let hits = s.encoded_hits(&line);
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0].rule_id, "github-pat");
+    assert_eq!(&line[hits[0].start..hits[0].end], encoded);
+    let out = s.redact_line(&line);
+    assert!(!out.contains("Z2hwX1E3bVoy"), "{out}");
+    assert!(out.starts_with("const auth = Buffer.from(\"Z2hw\u{2026}[redacted fp:"));
+    // Ordinary text, encoded: nothing to hide.
+    assert!(
+        s.encoded_hits("VGhlIHF1aWNrIGJyb3duIGZveCBqdW1wcyBvdmVyIDQy")
+            .is_empty()
+    );
+}
+
+#[test]
 fn sensitive_files_by_name() {
     let flagged = [
         ".env",

@@ -1220,6 +1220,32 @@ pub(crate) static VECTORS: &[Vector] = &[
         ],
     ),
     v(
+        "curl-auth-header",
+        &[
+            "curl -fsS -H \"X-Api-Key: {A:26}\" https://api.example.com/deploy",
+            "curl --header 'x-auth-token: {w:40}' https://x",
+            "  -H \"PRIVATE-TOKEN: {A:20}\" \\",
+        ],
+        &[
+            "curl -H \"X-Api-Key: $API_KEY\" https://api.example.com",
+            "curl -H 'Authorization: Bearer ${{TOKEN}}' https://x",
+            "curl -H \"Content-Type: application/json\" https://x",
+        ],
+    ),
+    v(
+        "curl-basic-auth-continued",
+        &["  -u deploy:{A:16} \\", "    --user \"ci:{A:14}\" \\"],
+        &["  -u \"$USER:$PASSWORD\" \\", "  -u user:password \\"],
+    ),
+    v(
+        "nuget-config-password",
+        &["<add key=\"ClearTextPassword\" value=\"{A:16}\" />"],
+        &[
+            "<add key=\"ClearTextPassword\" value=\"%NUGET_PASSWORD%\" />",
+            "<add key=\"Password\" value=\"$(FeedPassword)\" />",
+        ],
+    ),
+    v(
         "curl-basic-auth",
         &[
             "curl -u admin:{A:14} https://ci.internal/api",
