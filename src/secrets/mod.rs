@@ -37,6 +37,19 @@ pub fn rules() -> &'static [SecretRule] {
     rules::RULES
 }
 
+/// Whether the token format `re` found `secret` in also takes a longer value: the same secret
+/// with its last character repeated matches as a longer secret. False for fixed-length formats
+/// (`ghp_` and 36 characters), where a cut-short value would not have matched at all.
+fn format_continues(re: &Regex, secret: &str) -> bool {
+    let Some(last) = secret.chars().last() else {
+        return false;
+    };
+    let longer: String = secret.chars().chain(std::iter::repeat_n(last, 8)).collect();
+    re.captures(longer.as_bytes())
+        .and_then(|caps| caps.name("s").or_else(|| caps.get(0)))
+        .is_some_and(|m| m.len() > secret.len())
+}
+
 /// Whether `rule_id` is a keyword rule (`password = "…"`) rather than a self-identifying token.
 pub fn is_generic(rule_id: &str) -> bool {
     rules::RULES
@@ -289,13 +302,15 @@ impl Scanner {
                             continue;
                         }
                         // Cut short for display (`ops_eyJzaWdu…`, `sk_live_51H8aB...`): not
-                        // the value. A full-length token followed by dots is still the token.
-                        if secret.len() < 30
-                            && (line[end..].starts_with("...")
-                                || line[end..].starts_with('\u{2026}'))
+                        // the value. A token of a fixed length followed by dots is whole.
+                        if (line[end..].starts_with("...") || line[end..].starts_with('\u{2026}'))
+                            && format_continues(re, secret)
                         {
                             continue;
                         }
+                        // A bare JWT whose payload names nobody (`{"confidence":0.8}`) is
+                        // sample data; one sent in an authorization header is a credential
+                        // whatever it says, and is another rule's hit.
                         if c.rule.id == "jwt" && !encoded::jwt_names_a_principal(secret) {
                             continue;
                         }

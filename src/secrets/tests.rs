@@ -345,6 +345,17 @@ fn a_token_written_base64_encoded_is_found_and_redacted() {
 }
 
 #[test]
+fn a_token_cut_short_for_display_is_no_leak_but_a_whole_one_followed_by_dots_is() {
+    let s = scanner();
+    let whole = expand("the token ghp_{A:36}... was revoked");
+    assert_eq!(s.scan_line(&whole).len(), 1, "{whole}");
+    let cut = expand("keys look like `sk_live_{A:24}...` or `rk_live_{A:24}\u{2026}`");
+    assert!(s.scan_line(&cut).is_empty(), "{cut}");
+    let plain = expand("STRIPE_KEY=sk_live_{A:24}");
+    assert_eq!(s.scan_line(&plain).len(), 1, "{plain}");
+}
+
+#[test]
 fn sensitive_files_by_name() {
     let flagged = [
         ".env",
