@@ -854,3 +854,54 @@ fn a_bug_in_the_gate_is_exit_2_with_a_clear_redacted_error() {
     assert!(!err.contains(&secret), "{err}");
     assert!(output.stdout.is_empty(), "{}", stdout(&output));
 }
+
+/// "Fixed the failing tests" in one commit of several is no claim about a test another commit
+/// deleted: a warning that says so. Said by the only commit of the range, it is an error.
+#[test]
+fn a_claim_of_one_commit_among_several_is_a_warning_and_of_the_only_commit_an_error() {
+    let unbacked = |messages: &[&str]| {
+        let repo = Repo::new();
+        repo.write("src/price.py", "def price(x):\n    return x * 2\n");
+        repo.write(
+            "tests/test_price.py",
+            "from src.price import price\n\n\ndef test_doubles():\n    assert price(2) == 4\n\n\ndef test_zero():\n    assert price(0) == 0\n",
+        );
+        repo.commit("base");
+        repo.git(&["checkout", "-q", "-b", "feature"]);
+        repo.write(
+            "tests/test_price.py",
+            "from src.price import price\n\n\ndef test_doubles():\n    assert price(2) == 4\n",
+        );
+        repo.commit(messages[0]);
+        for (n, message) in messages.iter().enumerate().skip(1) {
+            repo.write(&format!("docs/note{n}.md"), "notes\n");
+            repo.commit(message);
+        }
+        let output = std::process::Command::new(crate::support::binary())
+            .args(["diff", "main", "--format", "json"])
+            .current_dir(repo.path())
+            .output()
+            .unwrap();
+        let findings = json(&output)["findings"].clone();
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["rule"] == "unbacked-claim")
+            .map(|finding| {
+                format!(
+                    "{} {}",
+                    finding["severity"].as_str().unwrap(),
+                    finding["message"].as_str().unwrap()
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let alone = unbacked(&["Fixed the failing tests"]);
+    assert_eq!(alone.len(), 1, "{alone:?}");
+    assert!(alone[0].starts_with("error "), "{alone:?}");
+    let among = unbacked(&["Fixed the failing tests", "Write the release notes"]);
+    assert_eq!(among.len(), 1, "{among:?}");
+    assert!(among[0].starts_with("warning "), "{among:?}");
+    assert!(among[0].contains("one of 2 commits'"), "{among:?}");
+}

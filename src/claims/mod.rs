@@ -119,16 +119,34 @@ pub fn contradictions(
     findings: &[Finding],
 ) -> Vec<Contradiction> {
     let stated = stated(claims);
+    let commits = commit_sources(claims);
     let mut out = Vec::new();
     for kind in Kind::ALL {
-        let mut of_kind = stated.iter().filter(|claim| claim.kind == kind);
-        let Some(first) = of_kind.next() else {
+        let of_kind: Vec<&Stated> = stated.iter().filter(|claim| claim.kind == kind).collect();
+        // A claim about the whole change (the pull request, the agent's message, the only
+        // commit) is the one to answer for.
+        let Some(first) = of_kind
+            .iter()
+            .find(|claim| !claim.source.starts_with(COMMIT))
+            .or(of_kind.first())
+            .copied()
+        else {
             continue;
         };
-        let elsewhere = of_kind.count();
-        let Some(evidence) = evidence(kind, pairs, findings) else {
+        let elsewhere = of_kind.len() - 1;
+        let Some(mut evidence) = evidence(kind, pairs, findings) else {
             continue;
         };
+        // One commit of several says what it did, not what the range does: "fix the tests"
+        // in one commit is no claim about a test another commit removed. The finding it rests
+        // on still blocks on its own; "tests added" with no test anywhere is false of every
+        // commit.
+        if first.source.starts_with(COMMIT) && commits > 1 && kind != Kind::TestsAdded {
+            evidence.severity = evidence.severity.min(Severity::Warning);
+            evidence.says.push_str(&format!(
+                " (the claim is one of {commits} commits' and may be about that commit alone)"
+            ));
+        }
         let Some(index) = evidence.pair.or_else(|| pair_of(pairs, &evidence.path)) else {
             continue;
         };
@@ -152,6 +170,21 @@ pub fn contradictions(
         out.push((index, candidate));
     }
     out
+}
+
+/// How [`Claim::source`] names a commit message.
+pub(crate) const COMMIT: &str = "commit ";
+
+/// How many commits' messages are among `claims`.
+fn commit_sources(claims: &[Claim]) -> usize {
+    let mut commits: Vec<&str> = claims
+        .iter()
+        .map(|claim| claim.source.as_str())
+        .filter(|source| source.starts_with(COMMIT))
+        .collect();
+    commits.sort_unstable();
+    commits.dedup();
+    commits.len()
 }
 
 /// What contradicts a claim, and where.

@@ -16,7 +16,12 @@ pub fn commits(repo: &crate::git::Git, base: &str, head: &str) -> Vec<Claim> {
         .unwrap_or_default();
     messages
         .into_iter()
-        .map(|(id, message)| Claim::new(format!("commit {}", &id[..id.len().min(12)]), &message))
+        .map(|(id, message)| {
+            Claim::new(
+                format!("{}{}", super::COMMIT, &id[..id.len().min(12)]),
+                &message,
+            )
+        })
         .collect()
 }
 

@@ -214,16 +214,21 @@ fn judge(arguments: &str) -> Option<(Severity, String)> {
                 return Some((Severity::Error, "logs the whole environment".to_string()));
             }
             EnvRead::Secret(name, range) if !redacted_at(arguments, &range) => {
-                return Some((
-                    Severity::Error,
+                return Some(through_call(
+                    arguments,
+                    range.start,
                     format!("logs the secret environment variable `{name}`"),
                 ));
             }
             _ => {}
         }
     }
-    if let Some(field) = secret_field(arguments) {
-        return Some((Severity::Error, format!("logs the secret field `{field}`")));
+    if let Some((field, at)) = secret_field(arguments) {
+        return Some(through_call(
+            arguments,
+            at,
+            format!("logs the secret field `{field}`"),
+        ));
     }
     static DUMP: OnceLock<Option<Regex>> = OnceLock::new();
     let dump = values::regex(
@@ -239,9 +244,69 @@ fn judge(arguments: &str) -> Option<(Severity, String)> {
     None
 }
 
+/// Calls that hand a value on as it is, in another type or format: what they return is the
+/// secret.
+const PASS_THROUGH: &[&str] = &[
+    "String",
+    "str",
+    "repr",
+    "format",
+    "stringify",
+    "toString",
+    "inspect",
+    "dumps",
+    "dbg",
+    "Some",
+    "f",
+    "concat",
+    "join",
+    "pformat",
+    "debug",
+];
+
+/// The finding for a secret read at `at` in a logging call's `arguments`: an error, unless the
+/// value is first handed to another function (`wrapParam('password', options.password, true,
+/// 'secret')`), which may mask it: then a warning that names that function.
+fn through_call(arguments: &str, at: usize, what: String) -> (Severity, String) {
+    match enclosing_call(arguments, at) {
+        Some(callee) if !PASS_THROUGH.contains(&callee) => (
+            Severity::Warning,
+            format!("{what} through `{callee}(…)`, which may mask it"),
+        ),
+        _ => (Severity::Error, what),
+    }
+}
+
+/// The name of the innermost call around byte `at` of `arguments` (which open with the logging
+/// call's own bracket, not counted), if there is one.
+fn enclosing_call(arguments: &str, at: usize) -> Option<&str> {
+    let before = arguments.get(..at)?;
+    let blanked = blank_literals(before);
+    let mut open: Vec<usize> = Vec::new();
+    for (index, byte) in blanked.bytes().enumerate() {
+        match byte {
+            b'(' => open.push(index),
+            b')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    let innermost = *open.last()?;
+    if innermost == 0 {
+        return None;
+    }
+    let name_start = before[..innermost]
+        .trim_end()
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .map_or(0, |index| index + 1);
+    let name = before[name_start..innermost].trim_end();
+    (!name.is_empty()).then_some(name)
+}
+
 /// A secret-named field read in the arguments (`settings.SECRET_KEY`, `creds["password"]`),
 /// outside message text and not redacted.
-fn secret_field(arguments: &str) -> Option<String> {
+fn secret_field(arguments: &str) -> Option<(String, usize)> {
     static ATTRIBUTE: OnceLock<Option<Regex>> = OnceLock::new();
     static SUBSCRIPT: OnceLock<Option<Regex>> = OnceLock::new();
     let blanked = blank_literals(arguments);
@@ -262,7 +327,7 @@ fn secret_field(arguments: &str) -> Option<String> {
                 && is_secret_name(name.as_str())
                 && !redacted_at(&blanked, &whole.range())
             {
-                return Some(format!("{object}.{}", name.as_str()));
+                return Some((format!("{object}.{}", name.as_str()), whole.start()));
             }
         }
     }
@@ -281,7 +346,10 @@ fn secret_field(arguments: &str) -> Option<String> {
                 && is_secret_name(name.as_str())
                 && !redacted_at(arguments, &whole.range())
             {
-                return Some(format!("{}[\"{}\"]", object.as_str(), name.as_str()));
+                return Some((
+                    format!("{}[\"{}\"]", object.as_str(), name.as_str()),
+                    whole.start(),
+                ));
             }
         }
     }

@@ -293,7 +293,9 @@ impl Scanner {
                             continue;
                         }
                         let quoted = start > 0 && matches!(bytes[start - 1], b'"' | b'\'' | b'`');
-                        if !accept(c.rule, secret, group("id"), group("u"), group("h"), quoted) {
+                        // A URL's scheme stands where a keyword rule's identifier would.
+                        let ident = group("id").or_else(|| group("scheme"));
+                        if !accept(c.rule, secret, ident, group("u"), group("h"), quoted) {
                             continue;
                         }
                         if matches!(c.rule.pattern, Pattern::Token(_))
@@ -547,7 +549,11 @@ fn accept(
                 || host.contains(".example")
                 || host == "host"
                 || host == "hostname";
+            // `singlestore://root:singlestore@…`, `postgres://postgres:postgres@…`: the
+            // product's name as its password is the default of a local test database.
+            let scheme_default = ident.is_some_and(|scheme| secret.eq_ignore_ascii_case(scheme));
             !example_host
+                && !scheme_default
                 && filters::plausible_password(user.unwrap_or(""), secret, rule.min_entropy)
         }
         Pattern::PrivateKey => true,

@@ -1205,6 +1205,8 @@ pub(crate) static VECTORS: &[Vector] = &[
             "mongodb://<user>:<password>@host/db",
             "redis://:$REDIS_PASS@redis:6379",
             "postgres://u:p@h/db",
+            "SINGLESTORE_CONNECTION_STRING=singlestore://root:singlestore@localhost:33307/",
+            "mysql://root:mysql@127.0.0.1:3306/drizzle",
         ],
     ),
     v(
