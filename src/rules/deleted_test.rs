@@ -233,13 +233,31 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                         .filter(|(key, _)| *key != target)
                         .map(|(_, case)| *case)
                         .collect();
-                    removed_rows(&cases, &target, &head_collected, &split_off).map(|found| {
-                        Missing {
-                            candidate: found,
-                            plain: false,
-                            duplicate: false,
-                        }
-                    })
+                    removed_rows(&cases, &target, &head_collected, &split_off).map(
+                        |(mut candidate, gone)| {
+                            // Every row gone names a definition the change removes from the
+                            // product (`(RapidocRenderPlugin(), "/schema/rapidoc")` with the
+                            // plugin): the feature went with its rows.
+                            let removed = context.removed();
+                            let subjects: Vec<_> =
+                                gone.iter().map(|row| removed.read_by(row)).collect();
+                            if let Some(Some((name, path))) = subjects.first()
+                                && subjects.iter().all(Option::is_some)
+                            {
+                                candidate.severity = Severity::Warning;
+                                candidate.message.push_str(&removed.explain(
+                                    name,
+                                    path,
+                                    "the rows exercised",
+                                ));
+                            }
+                            Missing {
+                                candidate,
+                                plain: false,
+                                duplicate: false,
+                            }
+                        },
+                    )
                 }
                 None => {
                     let rows: Vec<&str> = cases.iter().filter_map(|t| t.case.as_deref()).collect();
@@ -560,13 +578,13 @@ fn renamed_table(cases: &[&Test], head: &[Test], fresh: &[Test]) -> Option<Strin
 
 /// Rows of a parametrized test that are gone, when the table shrank (a row edited in place, or
 /// replaced, keeps the count and is not reported) and the rows are not in `split_off`, the
-/// rows of the other tables new in this file.
-fn removed_rows(
-    cases: &[&Test],
+/// rows of the other tables new in this file. With the candidate, the rows gone.
+fn removed_rows<'t>(
+    cases: &[&'t Test],
     target: &str,
     head: &[Test],
     split_off: &[&str],
-) -> Option<Candidate> {
+) -> Option<(Candidate, Vec<&'t str>)> {
     let mut remaining: Vec<&str> = head
         .iter()
         .filter(|t| t.key == target)
@@ -596,6 +614,18 @@ fn removed_rows(
             None => true,
         }
     });
+    // A table folded into one plain test keeps the rows that test now spells out inline.
+    let inline: Vec<String> = head
+        .iter()
+        .filter(|t| t.key == target && t.case.is_none())
+        .map(|t| squeeze(&t.body))
+        .collect();
+    if !inline.is_empty() {
+        gone.retain(|case| {
+            let row = squeeze(case.case.as_deref().unwrap_or_default());
+            row.is_empty() || !inline.iter().any(|body| body.contains(&row))
+        });
+    }
     let kept_elsewhere = before - gone.len();
     // A row listed twice lost one copy: the other still runs it.
     let copy = |case: &Test| kept_rows.contains(&case.case.as_deref().unwrap_or_default());
@@ -621,7 +651,13 @@ fn removed_rows(
         cases.len(),
         listed.join(", "),
     );
-    Some(deleted(first, first.line, first.line, message))
+    let rows = gone.iter().filter_map(|t| t.case.as_deref()).collect();
+    Some((deleted(first, first.line, first.line, message), rows))
+}
+
+/// `text` without whitespace: a row and the same values written inline compare equal.
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// What became of `test` (whole), missing from head; `rows`: its table's rows, if any.
