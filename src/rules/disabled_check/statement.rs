@@ -109,13 +109,37 @@ fn python(parsed: &Parsed, comment_start: usize) -> Option<Statement> {
             let name = statement.child_by_field_name("name")?;
             format!("{kind} {}", text.get(name.byte_range())?)
         }
-        _ => header.join(" "),
+        // A module or class attribute (`Encodable: TypeAlias = "…"`, `BaseModel = Any`) is
+        // named by what it assigns: its value rewritten is the same statement. Inside a
+        // function the same target is assigned over and over; there the tokens name it.
+        _ => match assigned_name(statement, text) {
+            Some(name)
+                if !lang::ancestors(root, statement)
+                    .iter()
+                    .any(|n| n.kind() == "function_definition") =>
+            {
+                format!("assignment {name}")
+            }
+            _ => header.join(" "),
+        },
     };
     let prefix = if alone { "next:" } else { "" };
     Some(Statement {
         local: format!("{prefix}{scope}: {local}"),
         shared: shared(&scope, kind, &header).filter(|_| !alone),
     })
+}
+
+/// The plain name an expression statement assigns (`x = …`, `x: T = …`), if it is one.
+fn assigned_name<'t>(statement: Node<'_>, text: &'t str) -> Option<&'t str> {
+    if statement.kind() != "expression_statement" {
+        return None;
+    }
+    let assignment = statement.named_child(0)?;
+    let left = assignment.child_by_field_name("left")?;
+    (assignment.kind() == "assignment" && left.kind() == "identifier")
+        .then(|| text.get(left.byte_range()))
+        .flatten()
 }
 
 /// The first byte of the next line of code after `from`: blank lines and comment lines skipped.

@@ -453,6 +453,22 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         format!("new {} (in test code)", judged.what),
                     )
                 }
+                // Pyright honours `# type: ignore` too, as a blanket ignore: one swapped for
+                // a `# pyright: ignore` on the same statement silences no more for pyright
+                // (and mypy now checks the line). Shown, unless it is the same at both.
+                None if judged.tool == "pyright"
+                    && found
+                        .places()
+                        .any(|place| base_by_place.contains_key(&format!("type|{place}"))) =>
+                {
+                    (
+                        judged.severity.min(Severity::Warning),
+                        format!(
+                            "new {} (it replaces a `# type: ignore` there, which pyright honours as well)",
+                            judged.what
+                        ),
+                    )
+                }
                 None => (judged.severity, format!("new {}", judged.what)),
             },
         };
