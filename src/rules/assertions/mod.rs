@@ -213,7 +213,8 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
             continue;
         };
         let line = item.line;
-        let mut assertion = classify(snippet, kind, language, line);
+        let snippet = without_comments(root, range.clone(), snippet);
+        let mut assertion = classify(&snippet, kind, language, line);
         assertion.dead = in_dead_branch(root, range.clone(), source);
         assertion.arm = branch_arm(root, range.clone());
         if kind == "raises" && language == Language::Rust {
@@ -639,6 +640,58 @@ pub fn calls(body: &str, name: &str) -> usize {
 }
 
 /// `expect(x)` grown to the whole chain `expect(x).not.toBe(1)`.
+/// Most syntax nodes read to find the comments inside one assertion.
+const MAX_COMMENT_SCAN: usize = 4_096;
+
+/// `snippet` (the source at `range`) without the comments inside it: `undefined /* was: … */`
+/// expects what `undefined,` does.
+fn without_comments<'s>(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    snippet: &'s str,
+) -> std::borrow::Cow<'s, str> {
+    if !(snippet.contains("/*") || snippet.contains("//") || snippet.contains('#')) {
+        return std::borrow::Cow::Borrowed(snippet);
+    }
+    let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
+        return std::borrow::Cow::Borrowed(snippet);
+    };
+    let mut comments: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut cursor = node.walk();
+    let mut seen = 0;
+    'walk: loop {
+        let current = cursor.node();
+        seen += 1;
+        if current.kind().contains("comment") {
+            let at = current.byte_range();
+            if at.start >= range.start && at.end <= range.end {
+                comments.push(at.start - range.start..at.end - range.start);
+            }
+        } else if seen < MAX_COMMENT_SCAN && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() || cursor.node() == node {
+                break 'walk;
+            }
+        }
+        if seen >= MAX_COMMENT_SCAN {
+            break;
+        }
+    }
+    if comments.is_empty() {
+        return std::borrow::Cow::Borrowed(snippet);
+    }
+    let mut out = String::with_capacity(snippet.len());
+    let mut from = 0;
+    for comment in comments {
+        out.push_str(snippet.get(from..comment.start).unwrap_or_default());
+        from = comment.end.max(from);
+    }
+    out.push_str(snippet.get(from..).unwrap_or_default());
+    std::borrow::Cow::Owned(out)
+}
+
 fn expect_chain(
     root: tree_sitter::Node<'_>,
     range: std::ops::Range<usize>,
