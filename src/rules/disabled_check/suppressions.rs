@@ -453,6 +453,23 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                         format!("new {} (in test code)", judged.what),
                     )
                 }
+                // A module of documentation only (`//!` text, `#![doc = include_str!(..)]`,
+                // the imports its intra-doc links name) runs no code the lints could judge.
+                None if language == Language::Rust
+                    && found
+                        .statement
+                        .as_ref()
+                        .is_some_and(|statement| statement.local.starts_with("inner"))
+                    && documentation_only(head_text) =>
+                {
+                    (
+                        Severity::Note,
+                        format!(
+                            "new {}; the module holds only documentation and the imports its links name",
+                            judged.what
+                        ),
+                    )
+                }
                 // Pyright honours `# type: ignore` too, as a blanket ignore: one swapped for
                 // a `# pyright: ignore` on the same statement silences no more for pyright
                 // (and mypy now checks the line). Shown, unless it is the same at both.
@@ -558,6 +575,29 @@ fn covered(
             cover.severity >= judged.severity && (narrower || renamed)
         })
     })
+}
+
+/// Whether a Rust module's source is only documentation: doc and plain comments, attributes
+/// and `use` declarations (which intra-doc links need), no item that compiles to code.
+fn documentation_only(text: &str) -> bool {
+    let mut in_use = false;
+    let mut uses = 0;
+    for line in text.lines().map(str::trim) {
+        if in_use {
+            in_use = !line.ends_with(';');
+            continue;
+        }
+        if line.is_empty() || line.starts_with("//") || line.starts_with("#![") {
+            continue;
+        }
+        if line.starts_with("use ") || line.starts_with("pub use ") {
+            uses += 1;
+            in_use = !line.ends_with(';');
+            continue;
+        }
+        return false;
+    }
+    uses > 0 || text.contains("#![doc")
 }
 
 /// A Python line suppression (`# noqa`, `# type: ignore`, `# pyright: ignore`) in a comment
