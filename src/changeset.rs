@@ -402,6 +402,30 @@ pub struct FilePair {
     pub added: LineSet,
     /// Base lines the change removed.
     pub removed: LineSet,
+    /// When the change reverts a commit of base's history that touched this file (its message
+    /// says `This reverts commit X.`, and the revert also touches X's production code): that
+    /// commit, and this file's text before it.
+    pub reverted: Option<Box<Reverted>>,
+}
+
+/// A commit the change reverts, as one file saw it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reverted {
+    /// The reverted commit, abbreviated.
+    pub commit: String,
+    /// The file's text before that commit; `None` when the commit added the file.
+    pub before: Option<String>,
+}
+
+impl Reverted {
+    /// Whether the reverted commit brought `text` into the file: absent before it.
+    pub fn added(&self, text: &str) -> bool {
+        !text.is_empty()
+            && !self
+                .before
+                .as_deref()
+                .is_some_and(|before| before.contains(text))
+    }
 }
 
 impl FilePair {
@@ -422,6 +446,7 @@ impl FilePair {
             head,
             added,
             removed,
+            reverted: None,
         }
     }
 

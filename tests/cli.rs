@@ -905,3 +905,117 @@ fn a_claim_of_one_commit_among_several_is_a_warning_and_of_the_only_commit_an_er
     assert!(among[0].starts_with("warning "), "{among:?}");
     assert!(among[0].contains("one of 2 commits'"), "{among:?}");
 }
+
+/// A revert takes out the tests the reverted commit added with its feature: a warning naming
+/// the commit. Named by `This reverts commit X.` or, for a squashed revert pull request, by
+/// the quoted subject. A message that claims a revert while the change leaves that commit's
+/// production code alone is no revert: the deletion stays an error.
+#[test]
+fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_one_is_not() {
+    let deleted_test = |revert_code: bool, message: &dyn Fn(&str) -> String| {
+        let repo = Repo::new();
+        repo.write("src/etag.py", "def digest(body):\n    return hash(body)\n");
+        repo.write(
+            "tests/test_etag.py",
+            "from src.etag import digest\n\n\ndef test_digest():\n    assert digest(b'a') == digest(b'a')\n",
+        );
+        repo.commit("base");
+        repo.write(
+            "src/etag.py",
+            "def digest(body):\n    return hash(b''.join(body))\n",
+        );
+        repo.write(
+            "tests/test_etag.py",
+            "from src.etag import digest\n\n\ndef test_digest():\n    assert digest(b'a') == digest(b'a')\n\n\ndef test_digest_of_chunks():\n    assert digest([b'a', b'b']) == digest([b'ab'])\n",
+        );
+        let feature = repo.commit("fix: hash chunked streams (#5199)");
+        repo.git(&["checkout", "-q", "-b", "feature"]);
+        if revert_code {
+            repo.write("src/etag.py", "def digest(body):\n    return hash(body)\n");
+        } else {
+            repo.write("README.md", "etag\n");
+        }
+        repo.write(
+            "tests/test_etag.py",
+            "from src.etag import digest\n\n\ndef test_digest():\n    assert digest(b'a') == digest(b'a')\n",
+        );
+        repo.commit(&message(feature.trim()));
+        let output = std::process::Command::new(crate::support::binary())
+            .args(["diff", "main", "--format", "json"])
+            .current_dir(repo.path())
+            .output()
+            .unwrap();
+        let findings = json(&output)["findings"].clone();
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|finding| finding["rule"] == "deleted-test")
+            .map(|finding| {
+                format!(
+                    "{} {}",
+                    finding["severity"].as_str().unwrap(),
+                    finding["message"].as_str().unwrap()
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let by_sha = deleted_test(true, &|sha| {
+        format!("Revert \"fix: hash chunked streams\"\n\nThis reverts commit {sha}.\n")
+    });
+    assert_eq!(by_sha.len(), 1, "{by_sha:?}");
+    assert!(by_sha[0].starts_with("warning "), "{by_sha:?}");
+    assert!(by_sha[0].contains("reverts commit"), "{by_sha:?}");
+    let by_subject = deleted_test(true, &|_| {
+        "Revert \"fix: hash chunked streams (#5199)\" (#5210)\n\nReverts org/repo#5199\n".into()
+    });
+    assert!(
+        by_subject.len() == 1 && by_subject[0].starts_with("warning "),
+        "{by_subject:?}"
+    );
+    let claimed = deleted_test(false, &|sha| {
+        format!("Tidy the tests\n\nThis reverts commit {sha}.\n")
+    });
+    assert_eq!(claimed.len(), 1, "{claimed:?}");
+    assert!(claimed[0].starts_with("error "), "{claimed:?}");
+}
+
+/// A revert that gives a test back the code it had before the reverted commit: the checks
+/// that commit added are a warning naming it.
+#[test]
+fn a_revert_that_restores_a_test_is_a_warning() {
+    let repo = Repo::new();
+    repo.write("src/watch.py", "def watch(path):\n    return [path]\n");
+    let before = "from src.watch import watch\n\n\ndef test_watch():\n    events = watch('a')\n    assert events\n";
+    repo.write("tests/test_watch.py", before);
+    repo.commit("base");
+    repo.write(
+        "src/watch.py",
+        "def watch(path):\n    return [path, path + '2']\n",
+    );
+    repo.write(
+        "tests/test_watch.py",
+        "from src.watch import watch\n\n\ndef test_watch():\n    events = watch('a')\n    assert events\n    assert events[1] == 'a2'\n",
+    );
+    repo.commit("chore: drop the watcher dependency (#16621)");
+    repo.git(&["checkout", "-q", "-b", "feature"]);
+    repo.write("src/watch.py", "def watch(path):\n    return [path]\n");
+    repo.write("tests/test_watch.py", before);
+    repo.commit("Revert \"chore: drop the watcher dependency\" (#16641)\n\nReverts org/kit#16621");
+    let output = std::process::Command::new(crate::support::binary())
+        .args(["diff", "main", "--format", "json"])
+        .current_dir(repo.path())
+        .output()
+        .unwrap();
+    let findings = json(&output)["findings"].clone();
+    let weakened: Vec<String> = findings
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["rule"] == "weakened-assertion")
+        .map(|finding| format!("{} {}", finding["severity"], finding["message"]))
+        .collect();
+    assert_eq!(weakened.len(), 1, "{weakened:?} {}", stderr(&output));
+    assert!(weakened[0].starts_with("\"warning\""), "{weakened:?}");
+    assert!(weakened[0].contains("as it was before it"), "{weakened:?}");
+}

@@ -63,6 +63,7 @@ pub fn analyze_claimed(
         &change.head,
     ));
     drop(messages);
+    repo.mark_reverts(&mut change);
     drop(reading);
     let _policy_span = crate::timings::span("phase", || "policy".into());
     let policy_commit = match source.policy_rev {

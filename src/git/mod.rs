@@ -16,6 +16,39 @@ use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
 use std::path::Path;
 
+/// How far back in the base branch's first-parent history a reverted subject is looked for.
+const MAX_SUBJECT_SEARCH: usize = 5_000;
+
+/// The subject a revert's first line quotes: `Revert "x" (#12)` → `x`.
+fn reverted_subject(first_line: &str) -> Option<String> {
+    let rest = first_line.trim().strip_prefix("Revert \"")?;
+    let end = rest.rfind('"')?;
+    let subject = &rest[..end];
+    (!subject.is_empty()).then(|| subject.to_string())
+}
+
+/// A subject without the pull request number a squash merge appends: `x (#12)` → `x`.
+fn without_pr_number(subject: &str) -> &str {
+    let trimmed = subject.trim();
+    match trimmed.rfind(" (#") {
+        Some(at)
+            if trimmed.ends_with(')')
+                && trimmed[at + 3..trimmed.len() - 1]
+                    .bytes()
+                    .all(|b| b.is_ascii_digit()) =>
+        {
+            &trimmed[..at]
+        }
+        _ => trimmed,
+    }
+}
+
+/// Most commits a range's messages may name as reverted that are looked at.
+const MAX_REVERTED: usize = 8;
+/// A reverted commit touching more paths than this is not read (a mass revert is judged as
+/// any other change).
+const MAX_REVERTED_PATHS: usize = 2_000;
+
 /// What went wrong, with the hint to print after it.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -276,6 +309,149 @@ impl Git {
             messages.push((commit.id().to_string(), message));
         }
         Ok(messages)
+    }
+
+    /// Marks each pair of `change` that a commit the change reverts had touched (see
+    /// [`FilePair::reverted`]). Only a commit in the history of the merge-base counts, named
+    /// by a `This reverts commit X.` line of one of the range's commit messages, and only when
+    /// the change also touches some production file of that commit: a revert undoes the
+    /// feature with its tests. Anything unreadable leaves the pair unmarked (judged as any
+    /// other change).
+    pub fn mark_reverts(&self, change: &mut ChangeSet) {
+        static REVERTS: std::sync::LazyLock<Option<regex::Regex>> =
+            std::sync::LazyLock::new(|| {
+                regex::Regex::new(r"This reverts commit ([0-9a-f]{7,40})").ok()
+            });
+        let Some(pattern) = REVERTS.as_ref() else {
+            return;
+        };
+        let Ok(merge_base) = self.resolve(&change.base) else {
+            return;
+        };
+        let named: std::collections::BTreeSet<&str> = change
+            .claims
+            .iter()
+            .filter(|claim| claim.source.starts_with(crate::claims::COMMIT))
+            .flat_map(|claim| pattern.captures_iter(&claim.text))
+            .filter_map(|captures| captures.get(1).map(|sha| sha.as_str()))
+            .take(MAX_REVERTED)
+            .collect();
+        let mut named: Vec<Oid> = named
+            .into_iter()
+            .filter_map(|sha| {
+                Some(
+                    self.repo
+                        .revparse_single(sha)
+                        .ok()?
+                        .peel_to_commit()
+                        .ok()?
+                        .id(),
+                )
+            })
+            .collect();
+        // A squashed revert pull request names what it reverts by subject only:
+        // `Revert "chore: remove dependency on chokidar" (#16641)`.
+        let subjects: Vec<String> = change
+            .claims
+            .iter()
+            .filter(|claim| claim.source.starts_with(crate::claims::COMMIT))
+            .filter_map(|claim| reverted_subject(claim.text.lines().next().unwrap_or_default()))
+            .take(MAX_REVERTED)
+            .collect();
+        if !subjects.is_empty() {
+            named.extend(self.commits_by_subject(merge_base, &subjects));
+        }
+        named.sort_unstable();
+        named.dedup();
+        for id in named.into_iter().take(MAX_REVERTED) {
+            let Some((id, parent, touched)) = self.reverted_commit(id, merge_base) else {
+                continue;
+            };
+            let undoes_code = change.files.iter().any(|pair| {
+                touched.contains(pair.path()) && !crate::rules::is_test_path(pair.path())
+            });
+            if !undoes_code {
+                continue;
+            }
+            let commit = id.to_string()[..12].to_string();
+            for pair in change
+                .files
+                .iter_mut()
+                .filter(|pair| pair.reverted.is_none())
+            {
+                let Some(path) = pair.old_path.clone().filter(|path| touched.contains(path)) else {
+                    continue;
+                };
+                let before = match self.read_file_at(parent, &path, MAX_FILE_BYTES as u64) {
+                    Ok(None) => None,
+                    Ok(Some(bytes)) => match String::from_utf8(bytes) {
+                        Ok(text) => Some(text),
+                        Err(_) => continue,
+                    },
+                    Err(_) => continue,
+                };
+                pair.reverted = Some(Box::new(crate::changeset::Reverted {
+                    commit: commit.clone(),
+                    before,
+                }));
+            }
+        }
+    }
+
+    /// A commit named by a revert message: its id, its first parent and the paths it touched,
+    /// when it is the merge-base or one of its ancestors and has a parent.
+    fn reverted_commit(
+        &self,
+        id: Oid,
+        merge_base: Oid,
+    ) -> Option<(Oid, Oid, std::collections::BTreeSet<String>)> {
+        if id != merge_base && !self.repo.graph_descendant_of(merge_base, id).ok()? {
+            return None;
+        }
+        let commit = self.repo.find_commit(id).ok()?;
+        let parent = commit.parent(0).ok()?;
+        let diff = self
+            .repo
+            .diff_tree_to_tree(Some(&parent.tree().ok()?), Some(&commit.tree().ok()?), None)
+            .ok()?;
+        if diff.deltas().len() > MAX_REVERTED_PATHS {
+            return None;
+        }
+        let touched = diff
+            .deltas()
+            .flat_map(|delta| [delta.old_file().path(), delta.new_file().path()])
+            .flatten()
+            .filter_map(|path| path.to_str().map(str::to_string))
+            .collect();
+        Some((id, parent.id(), touched))
+    }
+
+    /// The commits among the last [`MAX_SUBJECT_SEARCH`] first-parent ancestors of `from`
+    /// whose subject is one of `subjects` (a pull request number at the end set aside).
+    fn commits_by_subject(&self, from: Oid, subjects: &[String]) -> Vec<Oid> {
+        let Ok(mut walk) = self.repo.revwalk() else {
+            return Vec::new();
+        };
+        if walk.push(from).is_err() || walk.simplify_first_parent().is_err() {
+            return Vec::new();
+        }
+        let wanted: Vec<&str> = subjects
+            .iter()
+            .map(|subject| without_pr_number(subject))
+            .collect();
+        walk.take(MAX_SUBJECT_SEARCH)
+            .filter_map(Result::ok)
+            .filter(|id| {
+                self.repo.find_commit(*id).ok().is_some_and(|commit| {
+                    commit
+                        .summary()
+                        .ok()
+                        .flatten()
+                        .is_some_and(|summary| wanted.contains(&without_pr_number(summary)))
+                })
+            })
+            .take(MAX_REVERTED)
+            .collect()
     }
 
     /// The repository's git directory (`.git`), where the gate keeps per-session state.

@@ -315,6 +315,17 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 candidate
                     .message
                     .push_str(&context.removed().explain(name, path, "it exercised"));
+            } else if candidate.severity == Severity::Error
+                && !head_keys.contains(test.key.as_str())
+                && let Some(reverted) = context.pair.reverted.as_deref()
+                && reverted.added(declaration(context, test))
+            {
+                // A revert takes out the tests the reverted commit brought with its feature.
+                candidate.severity = Severity::Warning;
+                candidate.message.push_str(&format!(
+                    "; the change reverts commit {}, which added it",
+                    reverted.commit
+                ));
             }
             // A twin's note names the test that remains, whose body must not drop it. Any
             // other deletion may live on under another name in another file, with its body.
@@ -378,6 +389,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         key,
         severity: Severity::Error,
     }));
+}
+
+/// The first line of `test`'s code in base, trimmed: what a commit that added the test brought.
+fn declaration<'c>(context: &FileContext<'c>, test: &Test) -> &'c str {
+    context
+        .side(Side::Base)
+        .and_then(|side| side.text.get(test.byte_range.clone()))
+        .and_then(|code| code.lines().next())
+        .map_or("", str::trim)
 }
 
 /// A production definition the change removes that the deleted `test` reads (in its code or

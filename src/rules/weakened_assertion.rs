@@ -355,6 +355,19 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     " (the file now hands the test context to `{helper}(t, ..)`, which is not defined in this file and may check them)"
                 ));
             }
+            // A revert gives the test back the code it had before the reverted commit: the
+            // checks that commit added go with the behaviour it added.
+            if let Some(reverted) = context.pair.reverted.as_deref()
+                && candidate.severity == Severity::Error
+                && head_body.lines().count() > 1
+                && !reverted.added(head_body)
+            {
+                candidate.severity = Severity::Warning;
+                candidate.message.push_str(&format!(
+                    "; the change reverts commit {}, and the test is as it was before it",
+                    reverted.commit
+                ));
+            }
             found.push((
                 name,
                 Candidate {
