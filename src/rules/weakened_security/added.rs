@@ -74,6 +74,34 @@ pub fn report(
         *count -= 1;
         false
     });
+    // Then every other weakening by the setting it makes, whoever's: base's
+    // `ssl_context.check_hostname = False` in a function the change rewrote answers for head's
+    // `ctx.check_hostname = False` in the new one. Only base's occurrences head lost count, so
+    // one more than base had is still new.
+    let mut rewritten: HashMap<(Kind, &str), usize> = HashMap::new();
+    for hit in base
+        .iter()
+        .filter(|hit| reported(hit.kind) && !executes(hit.kind))
+    {
+        if let Some(count) = left.get_mut(&hit.identity())
+            && *count > 0
+        {
+            *count -= 1;
+            *rewritten.entry((hit.kind, setting(&hit.text))).or_insert(0) += 1;
+        }
+    }
+    fresh.retain(|hit| {
+        if executes(hit.kind) {
+            return true;
+        }
+        match rewritten.get_mut(&(hit.kind, setting(&hit.text))) {
+            Some(count) if *count > 0 => {
+                *count -= 1;
+                false
+            }
+            _ => true,
+        }
+    });
     let credentials = head.iter().any(|hit| hit.kind == Kind::Credentials);
     let permissive = head.iter().any(|hit| hit.kind == Kind::Cors);
     let tests = in_tests(head_text.path);
@@ -116,6 +144,25 @@ pub fn report(
             }),
             confidence: Confidence::Certain,
         });
+    }
+}
+
+/// A weakening's text without the object it is made on: `ssl_context.check_hostname = False`
+/// and `self.check_hostname = False` make the same setting.
+fn setting(text: &str) -> &str {
+    let Some((target, _)) = text.split_once('=') else {
+        return text;
+    };
+    let target = target.trim_end();
+    match target.rfind('.') {
+        Some(dot)
+            if target[..dot]
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$')) =>
+        {
+            &text[dot + 1..]
+        }
+        _ => text,
     }
 }
 
