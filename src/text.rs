@@ -144,6 +144,31 @@ pub fn defuse_commands(text: &str) -> String {
         .join("\n")
 }
 
+/// Standard or URL-safe base64 (padding optional) to bytes; `None` for anything else.
+pub fn base64_bytes(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
+    for c in text.bytes() {
+        let value = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        bits = ((bits << 6) | u32::from(value)) & 0x00ff_ffff;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            bytes.push(u8::try_from((bits >> count) & 0xff).ok()?);
+        }
+    }
+    Some(bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

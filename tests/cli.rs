@@ -877,25 +877,7 @@ fn a_claim_of_one_commit_among_several_is_a_warning_and_of_the_only_commit_an_er
             repo.write(&format!("docs/note{n}.md"), "notes\n");
             repo.commit(message);
         }
-        let output = std::process::Command::new(crate::support::binary())
-            .args(["diff", "main", "--format", "json"])
-            .current_dir(repo.path())
-            .output()
-            .unwrap();
-        let findings = json(&output)["findings"].clone();
-        findings
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|finding| finding["rule"] == "unbacked-claim")
-            .map(|finding| {
-                format!(
-                    "{} {}",
-                    finding["severity"].as_str().unwrap(),
-                    finding["message"].as_str().unwrap()
-                )
-            })
-            .collect::<Vec<_>>()
+        crate::support::findings_of(&repo, "unbacked-claim")
     };
     let alone = unbacked(&["Fixed the failing tests"]);
     assert_eq!(alone.len(), 1, "{alone:?}");
@@ -940,25 +922,7 @@ fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_
             "from src.etag import digest\n\n\ndef test_digest():\n    assert digest(b'a') == digest(b'a')\n",
         );
         repo.commit(&message(feature.trim()));
-        let output = std::process::Command::new(crate::support::binary())
-            .args(["diff", "main", "--format", "json"])
-            .current_dir(repo.path())
-            .output()
-            .unwrap();
-        let findings = json(&output)["findings"].clone();
-        findings
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|finding| finding["rule"] == "deleted-test")
-            .map(|finding| {
-                format!(
-                    "{} {}",
-                    finding["severity"].as_str().unwrap(),
-                    finding["message"].as_str().unwrap()
-                )
-            })
-            .collect::<Vec<_>>()
+        crate::support::findings_of(&repo, "deleted-test")
     };
     let by_sha = deleted_test(true, &|sha| {
         format!("Revert \"fix: hash chunked streams\"\n\nThis reverts commit {sha}.\n")
@@ -1002,20 +966,8 @@ fn a_revert_that_restores_a_test_is_a_warning() {
     repo.write("src/watch.py", "def watch(path):\n    return [path]\n");
     repo.write("tests/test_watch.py", before);
     repo.commit("Revert \"chore: drop the watcher dependency\" (#16641)\n\nReverts org/kit#16621");
-    let output = std::process::Command::new(crate::support::binary())
-        .args(["diff", "main", "--format", "json"])
-        .current_dir(repo.path())
-        .output()
-        .unwrap();
-    let findings = json(&output)["findings"].clone();
-    let weakened: Vec<String> = findings
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|finding| finding["rule"] == "weakened-assertion")
-        .map(|finding| format!("{} {}", finding["severity"], finding["message"]))
-        .collect();
-    assert_eq!(weakened.len(), 1, "{weakened:?} {}", stderr(&output));
-    assert!(weakened[0].starts_with("\"warning\""), "{weakened:?}");
+    let weakened = crate::support::findings_of(&repo, "weakened-assertion");
+    assert_eq!(weakened.len(), 1, "{weakened:?}");
+    assert!(weakened[0].starts_with("warning "), "{weakened:?}");
     assert!(weakened[0].contains("as it was before it"), "{weakened:?}");
 }

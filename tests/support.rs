@@ -94,6 +94,25 @@ pub fn rules_of(report: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// `integrity-gate diff main --format json` in `repo`: each finding of `rule` as
+/// "severity message".
+pub fn findings_of(repo: &Repo, rule: &str) -> Vec<String> {
+    let output = repo.run(&["diff", "main", "--format", "json"]);
+    json(&output)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["rule"] == rule)
+        .map(|finding| {
+            format!(
+                "{} {}",
+                finding["severity"].as_str().unwrap(),
+                finding["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 /// The request lines a [`serve`] server received, in order.
 pub type Requests = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
 

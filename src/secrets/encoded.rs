@@ -8,31 +8,6 @@ const MIN_RUN: usize = 24;
 /// Longer runs are data blobs, not an encoded token.
 const MAX_RUN: usize = 4096;
 
-/// Standard or URL-safe base64 (padding optional) to bytes; `None` for anything else.
-pub fn decode(text: &str) -> Option<Vec<u8>> {
-    let text = text.trim_end_matches('=');
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
-    for c in text.bytes() {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            _ => return None,
-        };
-        bits = ((bits << 6) | u32::from(value)) & 0x00ff_ffff;
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            bytes.push(u8::try_from((bits >> count) & 0xff).ok()?);
-        }
-    }
-    Some(bytes)
-}
-
 /// Base64 runs of a line that decode to printable ASCII: (byte range in the line, decoded).
 pub fn printable_runs(line: &str) -> Vec<(std::ops::Range<usize>, String)> {
     let bytes = line.as_bytes();
@@ -56,7 +31,7 @@ pub fn printable_runs(line: &str) -> Vec<(std::ops::Range<usize>, String)> {
             && (run.bytes().any(|b| b.is_ascii_digit()) || run.ends_with('='));
         if (MIN_RUN..=MAX_RUN).contains(&run.len())
             && mixed
-            && let Some(decoded) = decode(run)
+            && let Some(decoded) = crate::text::base64_bytes(run)
             && let Ok(text) = String::from_utf8(decoded)
             && text.chars().all(|c| c.is_ascii_graphic() || c == ' ')
         {
@@ -98,7 +73,9 @@ pub fn jwt_names_a_principal(token: &str) -> bool {
     let Some(payload) = token.split('.').nth(1) else {
         return true;
     };
-    let Some(text) = decode(payload).and_then(|bytes| String::from_utf8(bytes).ok()) else {
+    let Some(text) =
+        crate::text::base64_bytes(payload).and_then(|bytes| String::from_utf8(bytes).ok())
+    else {
         return true;
     };
     let Ok(serde_json::Value::Object(claims)) = serde_json::from_str::<serde_json::Value>(&text)
@@ -117,7 +94,10 @@ mod tests {
 
     #[test]
     fn decodes_and_finds_printable_runs() {
-        assert_eq!(decode("aGVsbG8gd29ybGQ=").unwrap(), b"hello world");
+        assert_eq!(
+            crate::text::base64_bytes("aGVsbG8gd29ybGQ=").unwrap(),
+            b"hello world"
+        );
         let line = "token: Z2hwX0FiQ2RFZkdoSWpLbE1uT3BRclN0VXZXeFl6MDEyMzQ1Njc4OQ==";
         let runs = printable_runs(line);
         assert_eq!(runs.len(), 1);

@@ -318,26 +318,8 @@ pub fn decode_base64(text: &str) -> Option<String> {
     if text.len() < 8 || text.len() > MAX_RESOLVED {
         return None;
     }
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut bytes = Vec::with_capacity(text.len() * 3 / 4);
-    for c in text.bytes() {
-        let value = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' | b'-' => 62,
-            b'/' | b'_' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        bits = (bits << 6) | u32::from(value);
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            bytes.push(u8::try_from((bits >> count) & 0xff).ok()?);
-        }
-    }
+    // Decoding stops at the first padding character.
+    let bytes = crate::text::base64_bytes(text.split('=').next().unwrap_or_default())?;
     let decoded = String::from_utf8(bytes).ok()?;
     let printable = decoded
         .chars()
