@@ -1283,6 +1283,23 @@ fn about_errors(assertion: &Assertion) -> bool {
         .any(|word| text.contains(word))
 }
 
+/// The call a JavaScript raise check expects to throw: `expect(() => parse(x)).toThrow()` →
+/// `parse(x)`, whitespace removed.
+fn raised_call(assertion: &Assertion) -> Option<String> {
+    if assertion.family != Family::Raises {
+        return None;
+    }
+    let text = squeezed(&assertion.first_line);
+    let rest = text.strip_prefix("expect(()=>")?;
+    let end = rest.find(").toThrow").or_else(|| rest.find(").rejects"))?;
+    let call = &rest[..end];
+    (call.contains('(') && !call.starts_with('{')).then(|| call.to_string())
+}
+
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 /// What got weaker in one test, as one candidate.
 fn compare(
     label: &str,
@@ -1473,12 +1490,39 @@ fn compare(
             crate::rules::markers::shorten(&exact.norm, 90)
         ));
     }
-    let mut severity = if only_warnings && reasons.len() == 1 {
+    // `expect(() => parse(x)).toThrow()` → `expect(parse(x)).toEqual([..])`: the same call is
+    // now expected to succeed with an exact value. A behaviour changed on purpose, or a test
+    // bent to what the code now does: shown, for a human to tell.
+    let flipped = (!unpaired.is_empty() && reasons.len() == 1)
+        .then(|| {
+            unpaired
+                .iter()
+                .map(|old| {
+                    let subject = raised_call(old)?;
+                    after
+                        .iter()
+                        .any(|new| {
+                            new.strength >= 2
+                                && new.family != Family::Raises
+                                && squeezed(&new.first_line).contains(&format!("({subject})"))
+                        })
+                        .then_some(subject)
+                })
+                .collect::<Option<Vec<String>>>()
+        })
+        .flatten();
+    let mut severity = if (only_warnings || flipped.is_some()) && reasons.len() == 1 {
         Severity::Warning
     } else {
         Severity::Error
     };
     let mut message = format!("{label}: {}", reasons.join("; "));
+    if let Some(first) = flipped.as_ref().and_then(|calls| calls.first()) {
+        message.push_str(&format!(
+            "; the test now expects `{}` to succeed with an exact value (a behaviour changed on purpose?)",
+            crate::rules::markers::shorten(first, 80)
+        ));
+    }
     if subjects.iter().all(Option::is_some)
         && let Some(Some((name, path))) = subjects.first()
     {
