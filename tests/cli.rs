@@ -894,7 +894,15 @@ fn a_claim_of_one_commit_among_several_is_a_warning_and_of_the_only_commit_an_er
 /// production code alone is no revert: the deletion stays an error.
 #[test]
 fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_one_is_not() {
-    let deleted_test = |revert_code: bool, message: &dyn Fn(&str) -> String| {
+    // How the change touches the reverted commit's production file: undoing it, adding only a
+    // comment beside it, or not at all (another file).
+    #[derive(Clone, Copy, PartialEq)]
+    enum Code {
+        Reverted,
+        Commented,
+        Untouched,
+    }
+    let deleted_test = |code: Code, message: &dyn Fn(&str) -> String| {
         let repo = Repo::new();
         repo.write("src/etag.py", "def digest(body):\n    return hash(body)\n");
         repo.write(
@@ -912,10 +920,15 @@ fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_
         );
         let feature = repo.commit("fix: hash chunked streams (#5199)");
         repo.git(&["checkout", "-q", "-b", "feature"]);
-        if revert_code {
-            repo.write("src/etag.py", "def digest(body):\n    return hash(body)\n");
-        } else {
-            repo.write("README.md", "etag\n");
+        match code {
+            Code::Reverted => {
+                repo.write("src/etag.py", "def digest(body):\n    return hash(body)\n");
+            }
+            Code::Commented => repo.write(
+                "src/etag.py",
+                "# Digest of a body or of its chunks.\ndef digest(body):\n    return hash(b''.join(body))\n",
+            ),
+            Code::Untouched => repo.write("README.md", "etag\n"),
         }
         repo.write(
             "tests/test_etag.py",
@@ -924,24 +937,26 @@ fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_
         repo.commit(&message(feature.trim()));
         crate::support::findings_of(&repo, "deleted-test")
     };
-    let by_sha = deleted_test(true, &|sha| {
+    let by_sha = deleted_test(Code::Reverted, &|sha| {
         format!("Revert \"fix: hash chunked streams\"\n\nThis reverts commit {sha}.\n")
     });
     assert_eq!(by_sha.len(), 1, "{by_sha:?}");
     assert!(by_sha[0].starts_with("warning "), "{by_sha:?}");
     assert!(by_sha[0].contains("reverts commit"), "{by_sha:?}");
-    let by_subject = deleted_test(true, &|_| {
+    let by_subject = deleted_test(Code::Reverted, &|_| {
         "Revert \"fix: hash chunked streams (#5199)\" (#5210)\n\nReverts org/repo#5199\n".into()
     });
     assert!(
         by_subject.len() == 1 && by_subject[0].starts_with("warning "),
         "{by_subject:?}"
     );
-    let claimed = deleted_test(false, &|sha| {
-        format!("Tidy the tests\n\nThis reverts commit {sha}.\n")
-    });
-    assert_eq!(claimed.len(), 1, "{claimed:?}");
-    assert!(claimed[0].starts_with("error "), "{claimed:?}");
+    for code in [Code::Untouched, Code::Commented] {
+        let claimed = deleted_test(code, &|sha| {
+            format!("Tidy the tests\n\nThis reverts commit {sha}.\n")
+        });
+        assert_eq!(claimed.len(), 1, "{claimed:?}");
+        assert!(claimed[0].starts_with("error "), "{claimed:?}");
+    }
 }
 
 /// A revert that gives a test back the code it had before the reverted commit: the checks

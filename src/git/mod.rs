@@ -16,6 +16,29 @@ use crate::finding::Note;
 use git2::{Delta, DiffFindOptions, DiffOptions, ErrorCode, FileMode, Oid, Repository};
 use std::path::Path;
 
+/// Whether the change takes out code of `pair` that the reverted commit brought: a removed line
+/// that the file did not have before that commit (`before`) and that head no longer has. A
+/// comment or a line re-indented beside the deleted tests undoes nothing.
+fn takes_out_what_it_added(pair: &FilePair, before: Option<&str>) -> bool {
+    let Some(base) = pair.base.text() else {
+        return false;
+    };
+    let head = pair.head.text().unwrap_or_default();
+    let kept: std::collections::HashSet<&str> = head.lines().map(str::trim).collect();
+    let had: std::collections::HashSet<&str> =
+        before.unwrap_or_default().lines().map(str::trim).collect();
+    let lines: Vec<&str> = base.lines().collect();
+    pair.removed.iter().any(|number| {
+        let line = lines
+            .get(number.saturating_sub(1) as usize)
+            .map_or("", |line| line.trim());
+        line.chars().filter(|c| c.is_alphanumeric()).count() >= 3
+            && !crate::rules::subjects::is_comment(line)
+            && !had.contains(line)
+            && !kept.contains(line)
+    })
+}
+
 /// How far back in the base branch's first-parent history a reverted subject is looked for.
 const MAX_SUBJECT_SEARCH: usize = 5_000;
 
@@ -368,7 +391,13 @@ impl Git {
                 continue;
             };
             let undoes_code = change.files.iter().any(|pair| {
-                touched.contains(pair.path()) && !crate::rules::is_test_path(pair.path())
+                pair.old_path.as_deref().is_some_and(|path| {
+                    touched.contains(path)
+                        && !crate::rules::is_test_path(path)
+                        && self
+                            .text_before(parent, path)
+                            .is_some_and(|before| takes_out_what_it_added(pair, before.as_deref()))
+                })
             });
             if !undoes_code {
                 continue;
@@ -382,19 +411,27 @@ impl Git {
                 let Some(path) = pair.old_path.clone().filter(|path| touched.contains(path)) else {
                     continue;
                 };
-                let before = match self.read_file_at(parent, &path, MAX_FILE_BYTES as u64) {
-                    Ok(None) => None,
-                    Ok(Some(bytes)) => match String::from_utf8(bytes) {
-                        Ok(text) => Some(text),
-                        Err(_) => continue,
-                    },
-                    Err(_) => continue,
+                // Unreadable before the commit: the pair stays unmarked, judged as any other.
+                let Some(before) = self.text_before(parent, &path) else {
+                    continue;
                 };
                 pair.reverted = Some(Box::new(crate::changeset::Reverted {
                     commit: commit.clone(),
                     before,
                 }));
             }
+        }
+    }
+
+    /// A file's text at `commit`: `Some(None)` when it did not exist there, `None` when it
+    /// cannot be read as text.
+    fn text_before(&self, commit: Oid, path: &str) -> Option<Option<String>> {
+        match self
+            .read_file_at(commit, path, MAX_FILE_BYTES as u64)
+            .ok()?
+        {
+            None => Some(None),
+            Some(bytes) => String::from_utf8(bytes).ok().map(Some),
         }
     }
 

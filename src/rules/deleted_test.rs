@@ -638,11 +638,11 @@ fn removed_rows<'t>(
     let inline: Vec<String> = head
         .iter()
         .filter(|t| t.key == target && t.case.is_none())
-        .map(|t| squeeze(&t.body))
+        .map(|t| inventory::squash(&t.body))
         .collect();
     if !inline.is_empty() {
         gone.retain(|case| {
-            let row = squeeze(case.case.as_deref().unwrap_or_default());
+            let row = inventory::squash(case.case.as_deref().unwrap_or_default());
             row.is_empty() || !inline.iter().any(|body| body.contains(&row))
         });
     }
@@ -673,11 +673,6 @@ fn removed_rows<'t>(
     );
     let rows = gone.iter().filter_map(|t| t.case.as_deref()).collect();
     Some((deleted(first, first.line, first.line, message), rows))
-}
-
-/// `text` without whitespace: a row and the same values written inline compare equal.
-fn squeeze(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// What became of `test` (whole), missing from head; `rows`: its table's rows, if any.

@@ -564,7 +564,7 @@ fn compound(name: &str) -> bool {
 
 /// A line that is only a comment: deleting one that mentions a name changes no behaviour, so
 /// it must not make the name look rewritten.
-fn is_comment(line: &str) -> bool {
+pub(crate) fn is_comment(line: &str) -> bool {
     let line = line.trim_start();
     ["//", "#", "/*", "*", "--", "\"\"\"", "'''"]
         .iter()

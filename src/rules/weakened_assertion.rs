@@ -1289,15 +1289,11 @@ fn raised_call(assertion: &Assertion) -> Option<String> {
     if assertion.family != Family::Raises {
         return None;
     }
-    let text = squeezed(&assertion.first_line);
+    let text = inventory::squash(&assertion.first_line);
     let rest = text.strip_prefix("expect(()=>")?;
     let end = rest.find(").toThrow").or_else(|| rest.find(").rejects"))?;
     let call = &rest[..end];
     (call.contains('(') && !call.starts_with('{')).then(|| call.to_string())
-}
-
-fn squeezed(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// What got weaker in one test, as one candidate.
@@ -1504,7 +1500,8 @@ fn compare(
                         .any(|new| {
                             new.strength >= 2
                                 && new.family != Family::Raises
-                                && squeezed(&new.first_line).contains(&format!("({subject})"))
+                                && inventory::squash(&new.first_line)
+                                    .contains(&format!("({subject})"))
                         })
                         .then_some(subject)
                 })
