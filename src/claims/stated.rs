@@ -162,7 +162,8 @@ pub fn stated(claims: &[Claim]) -> Vec<Stated> {
             for (kind, regex) in PATTERNS.iter() {
                 let asserted = regex.find_iter(&sentence).any(|found| {
                     let after = &sentence[found.end()..];
-                    let compound = *kind == Kind::TestsAdded && compound(after);
+                    let compound =
+                        *kind == Kind::TestsAdded && (compound(after) || packaged(after));
                     !compound && !deferred(&sentence[..found.start()], after)
                 });
                 if asserted {
@@ -213,6 +214,30 @@ fn deferred(before: &str, after: &str) -> bool {
         .take(WORDS_AFTER)
         .any(|word| AFTER.contains(&word.as_str()));
     negated || unfinished || later || qualified(after)
+}
+
+/// "Add tests and requirements.txt to sdist", "include tests in the wheel": the tests are
+/// shipped in a package, none is written.
+fn packaged(after: &str) -> bool {
+    const PACKAGES: &[&str] = &[
+        "sdist",
+        "sdists",
+        "wheel",
+        "wheels",
+        "tarball",
+        "manifest",
+        "distribution",
+        "npmignore",
+        "package-data",
+    ];
+    let words: Vec<String> = words(after).take(WORDS_AFTER + 2).collect();
+    words.iter().enumerate().any(|(at, word)| {
+        matches!(word.as_str(), "to" | "in" | "into")
+            && words[at + 1..]
+                .iter()
+                .take(2)
+                .any(|next| PACKAGES.contains(&next.as_str()))
+    })
 }
 
 /// "I've added tests (if relevant)", "tests updated where applicable": a pull request

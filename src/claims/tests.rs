@@ -33,6 +33,7 @@ fn plain_claims_are_read() {
     assert_eq!(kinds("No new dependencies."), [Kind::NoNewDependencies]);
     assert_eq!(kinds("Fixed the remaining mypy errors."), [Kind::LintClean]);
     assert_eq!(kinds("- [x] Tests added"), [Kind::TestsAdded]);
+    assert_eq!(kinds("Add tests for the wheel builder"), [Kind::TestsAdded]);
     assert_eq!(
         kinds("Refactor only; tests pass"),
         [Kind::NoBehaviourChange, Kind::TestsPass]
@@ -64,6 +65,8 @@ fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
         "- [☑️] I've added tests (if relevant) corresponding to the changes",
         "- [x] Tests added where applicable",
         "Use the new test runner",
+        "Add tests and requirements.txt to sdist (#2927)",
+        "Include tests in the wheel",
         "Add a test bed for reflections in Solari.",
         "Already covered by the tests in test_api.py",
         "Bumps langgraph from 1.0 to 1.1.\n<details>\n<summary>Release notes</summary>\n<p>tests: add more tests</p>\n</details>",

@@ -24,6 +24,10 @@ impl Git {
             change.base_js_files = files;
             configs
         } else {
+            // A checker's exclusions are judged by whether they name a file that exists.
+            if change.files.iter().any(edits_js_checker_excludes) {
+                change.base_js_files = self.walk_js(commit)?.0;
+            }
             let sources: Vec<&String> = change
                 .files
                 .iter()
@@ -135,6 +139,17 @@ impl Git {
         }
         Ok(configs)
     }
+}
+
+/// Whether the change edits a TypeScript project's or ESLint's list of excluded files.
+fn edits_js_checker_excludes(pair: &FilePair) -> bool {
+    [&pair.old_path, &pair.new_path]
+        .into_iter()
+        .flatten()
+        .any(|path| {
+            let name = js::file_name(path);
+            (name.starts_with("tsconfig") && name.ends_with(".json")) || name == ".eslintignore"
+        })
 }
 
 /// Whether the change edits a JavaScript runner configuration; a `package.json` counts only

@@ -45,7 +45,8 @@ declare_rule! {
     /// ## Not flagged
     /// - Placeholders: `xxx`, `<your-key>`, `changeme`, `${VAR}`, `${{ secrets.X }}`,
     ///   `os.environ[...]`, `process.env.X`, repeated characters, documented example keys
-    ///   (AWS's `…EXAMPLE`).
+    ///   (AWS's `…EXAMPLE`, the authentication RFCs' sample passwords), short values built
+    ///   around a metasyntactic word (`foo(b]c`, `bar` in a URL parser's test vectors).
     /// - Hashes and ids: lockfile `integrity` hashes, pinned action SHAs, UUIDs.
     /// - A secret that already existed in base (a moved line), and `.env.example`/`.env.sample`.
     /// ## Configuration

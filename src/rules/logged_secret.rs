@@ -8,7 +8,7 @@ use super::declare_rule;
 use super::unsafe_operation::shell::{self, Place};
 use super::unsafe_operation::sources::{self, ShellLine};
 use super::unsafe_operation::values::{
-    self, Aliases, EnvRead, blank_literals, env_reads, is_secret_name, redacted_at,
+    self, Aliases, EnvRead, blank_literals, env_reads, in_literal_text, is_secret_name, redacted_at,
 };
 use crate::finding::{Severity, Side};
 use crate::lang::Language;
@@ -61,7 +61,8 @@ declare_rule! {
     ///   `!!process.env.X`, `token is not None`).
     /// - Non-secret names (`process.env.NODE_ENV`, `os.environ["HOME"]`), environment keys
     ///   only (`list(os.environ.keys())`, `Object.keys(process.env)`), words inside a message
-    ///   string (`print("password reset sent")`).
+    ///   string (`print("password reset sent")`), sample code quoted in a message
+    ///   (`` console.log(`pass password: process.env.DB_PASSWORD`) ``: only `${…}` reads it).
     /// - A secret echoed into a file or a consumer (`>> $GITHUB_ENV`, `| docker login
     ///   --password-stdin`, `::add-mask::`).
     /// - What already existed in base (moved or re-indented lines, the same call).
@@ -208,6 +209,8 @@ fn child_environment(text: &str, range: &std::ops::Range<usize>) -> bool {
 fn judge(arguments: &str) -> Option<(Severity, String)> {
     for read in env_reads(arguments) {
         match read {
+            EnvRead::Everything(range) | EnvRead::Secret(_, range)
+                if in_literal_text(arguments, range.start) => {}
             EnvRead::Everything(range)
                 if !redacted_at(arguments, &range) && !child_environment(arguments, &range) =>
             {

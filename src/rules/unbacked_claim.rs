@@ -41,6 +41,7 @@ declare_rule! {
     ///   that skips nothing.
     /// - Negated, deferred, conditional and asked forms: "no tests added", "didn't add
     ///   tests", "tests will follow in a follow-up", "once tests pass", "do the tests pass?".
+    /// - Tests shipped, not written: "add tests to the sdist", "include tests in the wheel".
     /// - Unchecked checklist items (`- [ ] Tests added`), quoted lines (`>`), code blocks,
     ///   HTML comments (pull request templates) and commit trailers.
     /// - Evidence of note severity only.

@@ -1164,14 +1164,14 @@ fn derived_from(inner: &str, outer: &str) -> bool {
     if let Some(rest) = inner.strip_prefix(outer) {
         return rest.starts_with(['.', '[', '!', '?']);
     }
-    // `(x as T).a`: squashed, `(xasT).a`.
-    if let Some(rest) = inner
-        .strip_prefix('(')
-        .and_then(|rest| rest.strip_prefix(outer))
-        .and_then(|rest| rest.strip_prefix("as"))
-        && let Some((_, after)) = rest.split_once(')')
+    // `(x as T).a`, `(x[0] as any).a`: squashed, `(xasT).a`, `(x[0]asany).a`.
+    if let Some(rest) = inner.strip_prefix('(')
+        && let Some((cast, after)) = rest.split_once(')')
+        && let Some(at) = cast.rfind("as")
+        && cast[..at].starts_with(outer)
     {
-        return after.is_empty() || after.starts_with(['.', '[']);
+        let uncast = format!("{}{after}", &cast[..at]);
+        return uncast == outer || derived_from(&uncast, outer);
     }
     [
         "Array.isArray(",

@@ -79,6 +79,11 @@ const KNOWN_EXAMPLES: &[&str] = &[
     "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq",
     // jwt.io's sample token payload ({"sub":"1234567890","name":"John Doe",...}).
     "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lI",
+    // The digest and basic authentication RFCs' sample users' passwords (RFC 2069/2617 Mufasa,
+    // RFC 7617 Aladdin).
+    "CircleOfLife",
+    "Circle Of Life",
+    "open sesame",
     // Stripe's documentation key.
     "4eC39HqLyjWDarjtT1zdp7dc",
     // Google API keys published in firebase-android-sdk's examples and test configurations
@@ -111,7 +116,17 @@ pub fn is_placeholder(value: &str) -> bool {
     if KNOWN_EXAMPLES.iter().any(|k| value.contains(k)) {
         return true;
     }
-    dominated_by_one_char(value)
+    metasyntactic(&lower) || dominated_by_one_char(value)
+}
+
+/// A short value built around a metasyntactic word (`foo(b]c`, `bar`, `baz-1`): test data of
+/// parsers, not a credential someone pasted.
+fn metasyntactic(lower: &str) -> bool {
+    const WORDS: &[&str] = &["foo", "bar", "baz", "qux", "quux", "xyzzy"];
+    lower.len() < 16
+        && lower
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .any(|word| WORDS.contains(&word))
 }
 
 /// A string where one byte makes up more than 40% of it (`aaaaaaaa1`, `0000-0000`).

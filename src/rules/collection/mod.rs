@@ -14,7 +14,7 @@
 use crate::changeset::{FilePair, Unreadability};
 use crate::finding::Side;
 use crate::rules::disabled_check::{JEST_CONFIGS, VITEST_CONFIGS};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub mod glob;
 pub mod js;
@@ -93,6 +93,10 @@ pub struct Collection {
     configs: Vec<(String, String)>,
     /// Base's JavaScript/TypeScript files, when the change edits a jest/vitest configuration.
     base_js_files: Vec<String>,
+    /// JavaScript/TypeScript paths the change adds to head (new, or the new name of a rename).
+    js_added: Vec<String>,
+    /// JavaScript/TypeScript paths the change takes from base (deleted, or renamed away).
+    js_taken: BTreeSet<String>,
 }
 
 impl Collection {
@@ -128,6 +132,20 @@ impl Collection {
             .filter(|path| is_js_runner_config(path) && !path.ends_with("package.json"))
             .map(|path| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
             .collect();
+        for pair in files.iter().filter(|pair| pair.old_path != pair.new_path) {
+            self.js_added.extend(
+                pair.new_path
+                    .iter()
+                    .filter(|path| is_js_source(path))
+                    .cloned(),
+            );
+            self.js_taken.extend(
+                pair.old_path
+                    .iter()
+                    .filter(|path| is_js_source(path))
+                    .cloned(),
+            );
+        }
         for pair in files {
             let (Some(path), Some(head)) = (&pair.new_path, pair.head.unreadable()) else {
                 continue;
@@ -147,6 +165,39 @@ impl Collection {
     pub fn with_base_js_files(mut self, files: &[String]) -> Collection {
         self.base_js_files = files.to_vec();
         self
+    }
+
+    /// Whether head has a JavaScript/TypeScript file that the configuration in folder `dir`
+    /// names with `entry`: a path or a folder, relative to that folder or read anywhere below
+    /// it, as generously as any runner or checker would match it. `None` when base's files were
+    /// not listed or `entry` is a pattern (glob or regular expression), not a path.
+    pub fn js_file_at_head(&self, dir: &str, entry: &str) -> Option<bool> {
+        let entry = entry
+            .trim_start_matches("<rootDir>/")
+            .trim_start_matches("./")
+            .trim_end_matches('/');
+        if self.base_js_files.is_empty()
+            || entry.is_empty()
+            || entry.contains(['*', '?', '[', '{', '!', '\\', '^', '$', '(', '|', '+', '<'])
+            || entry.split('/').any(|part| part == "..")
+        {
+            return None;
+        }
+        let names = |file: &str| {
+            (dir.is_empty() || file.starts_with(&format!("{dir}/")))
+                && file.match_indices(entry).any(|(at, _)| {
+                    (at == 0 || file[..at].ends_with('/'))
+                        && file[at + entry.len()..]
+                            .chars()
+                            .next()
+                            .is_none_or(|next| next == '/')
+                })
+        };
+        let base = self
+            .base_js_files
+            .iter()
+            .filter(|file| !self.js_taken.contains(*file));
+        Some(base.chain(&self.js_added).any(|file| names(file)))
     }
 
     /// Base's existing JavaScript/TypeScript test files that base's runners collect and that

@@ -336,7 +336,12 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         // A test app's own configuration (`test/apps/basics/tsconfig.json`) excludes test
         // code: shown, not blocking, unless the pattern climbs out of the test tree.
         let test_app = crate::rules::is_test_path(path) && !pattern.contains("..");
-        let severity = if one_file && checker && !test_app {
+        // A named file that exists nowhere at head is kept from no checker today.
+        let config_dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let names_nothing = one_file
+            && matches!(tool, "tsc" | "ESLint")
+            && context.collection.js_file_at_head(config_dir, &pattern) == Some(false);
+        let severity = if one_file && checker && !test_app && !names_nothing {
             Severity::Error
         } else {
             Severity::Warning
@@ -348,18 +353,25 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             line,
             end_line: line,
             severity,
-            message: format!(
-                "{tool} now excludes `{pattern}` in {}: {} no longer {what}",
-                file_name(path),
-                if one_file {
-                    "that file is"
-                } else {
-                    "that source is"
-                }
-            ) + if test_app {
-                " (the configuration of a test app: what it excludes is test code)"
+            message: if names_nothing {
+                format!(
+                    "{tool} now excludes `{pattern}` in {}, a file that does not exist at head: it excludes nothing today",
+                    file_name(path)
+                )
             } else {
-                ""
+                format!(
+                    "{tool} now excludes `{pattern}` in {}: {} no longer {what}",
+                    file_name(path),
+                    if one_file {
+                        "that file is"
+                    } else {
+                        "that source is"
+                    }
+                ) + if test_app {
+                    " (the configuration of a test app: what it excludes is test code)"
+                } else {
+                    ""
+                }
             },
             key: format!("exclude:{tool}:{key}"),
             moved: Some(Moved {

@@ -80,7 +80,8 @@ declare_rule! {
     /// - Source excluded from a checker: new `.eslintignore`/`.prettierignore` lines, ESLint
     ///   `ignorePatterns`/`ignores`, Biome `files.ignore`, ruff/flake8/mypy/pyright/tsconfig
     ///   `exclude` entries that reach source (one named source file excluded from a linter or
-    ///   type checker is an error); build output, vendored and generated code are not source.
+    ///   type checker is an error, a warning when no such file exists at head); build output,
+    ///   vendored and generated code are not source.
     /// - Test runner configuration that excludes tests: pytest `--ignore`/`--deselect`/
     ///   `-k "not …"`/`norecursedirs`/narrowed `testpaths` (pytest.ini, pyproject.toml,
     ///   setup.cfg, tox.ini); jest `testPathIgnorePatterns`/`modulePathIgnorePatterns`/narrowed
@@ -90,7 +91,8 @@ declare_rule! {
     ///   new ignore or exclude pattern, a new configuration in a package) that stops collecting
     ///   test files base already has is an error naming how many and which; one that drops none
     ///   is a warning, except a vitest project's `exclude` of a folder another project's
-    ///   `include` still reaches (the tests move, they are not dropped).
+    ///   `include` still reaches (the tests move, they are not dropped). A named test file
+    ///   excluded is an error, a warning when no such file exists at head.
     /// - Test harness code that switches the run off: a conftest.py
     ///   `pytest_collection_modifyitems` hook that marks every collected item skip/xfail in a
     ///   loop or empties `items` (`items[:] = []`, `items.clear()`) is an error (a warning when

@@ -570,7 +570,20 @@ fn compare_runner(
             continue;
         }
         let list = quoted(changed.iter().map(|item| item.as_str()));
-        let specific = changed.iter().any(|item| names_a_test(item)) || !dropped.is_empty();
+        // Named files that exist nowhere at head (a path mistyped, or a file not yet written):
+        // the exclusion keeps nothing from running today.
+        let config_dir = context
+            .pair
+            .path()
+            .rsplit_once('/')
+            .map_or("", |(dir, _)| dir);
+        let names_nothing = excluding
+            && dropped.is_empty()
+            && changed
+                .iter()
+                .all(|item| context.collection.js_file_at_head(config_dir, item) == Some(false));
+        let specific = (changed.iter().any(|item| names_a_test(item)) && !names_nothing)
+            || !dropped.is_empty();
         let mut message = if excluding {
             format!("{tool} `{key}` now excludes {list}")
         } else {
@@ -578,6 +591,8 @@ fn compare_runner(
         };
         if !dropped.is_empty() {
             message.push_str(&format!(": {}", dropped_clause(dropped)));
+        } else if names_nothing {
+            message.push_str(" (no such file at head: it excludes nothing that runs today)");
         }
         reported = true;
         let line = match changed.first() {

@@ -558,32 +558,59 @@ pub fn floor(text: &str, mut index: usize) -> usize {
     index
 }
 
-/// `text` with string literal contents blanked, keeping interpolations (`{…}`, `${…}`), so a
-/// word inside a message (`"password reset"`) is not read as code.
+/// `text` with string literal contents blanked byte for byte, keeping interpolations (`${…}` in
+/// a JS template, `{…}` in a Python f-string or a double-quoted literal), so a word inside a message (`"password reset"`,
+/// sample code in a warning) is not read as code and offsets stay those of `text`.
 pub fn blank_literals(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     for literal in literals(text) {
         out.push_str(&text[last..literal.range.start]);
+        let written = &text[literal.range.clone()];
+        let template = written.starts_with('`');
+        let prefix = text[..literal.range.start]
+            .bytes()
+            .rev()
+            .take_while(u8::is_ascii_alphabetic)
+            .collect::<Vec<u8>>();
+        // A double-quoted literal may be a Rust format string (`"token {token}"`), which
+        // reads names: its braces are kept like an f-string's.
+        let formatted = written.starts_with('"')
+            || (!template
+                && prefix.len() <= 2
+                && prefix.iter().any(|b| matches!(b, b'f' | b'F'))
+                && prefix
+                    .iter()
+                    .all(|b| matches!(b, b'f' | b'F' | b'r' | b'R')));
         let mut depth = 0usize;
-        for c in text[literal.range.clone()].chars() {
+        let mut previous = '\0';
+        for c in written.chars() {
+            let opens = (template && c == '{' && previous == '$') || (formatted && c == '{');
             match c {
-                '{' => {
+                '{' if opens || depth > 0 => {
                     depth += 1;
                     out.push(c);
                 }
-                '}' => {
-                    depth = depth.saturating_sub(1);
+                '}' if depth > 0 => {
+                    depth -= 1;
                     out.push(c);
                 }
                 _ if depth > 0 => out.push(c),
-                _ => out.push(' '),
+                _ => out.extend(std::iter::repeat_n(' ', c.len_utf8())),
             }
+            previous = c;
         }
         last = literal.range.end;
     }
     out.push_str(&text[last..]);
     out
+}
+
+/// Whether byte `at` of `text` is message text inside a string literal (not an interpolation).
+pub fn in_literal_text(text: &str, at: usize) -> bool {
+    let blanked = blank_literals(text);
+    text.as_bytes().get(at).is_some_and(|byte| *byte != b' ')
+        && blanked.as_bytes().get(at) == Some(&b' ')
 }
 
 /// Where HOME is pointed away from the real one (`monkeypatch.setenv("HOME", tmp_path)`,
