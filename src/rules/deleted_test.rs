@@ -97,7 +97,9 @@ declare_rule! {
     /// (`; the change also removes `refund_with_fee` (src/billing.py), which it exercised`).
     /// So is a test whose checked message or error code (a quoted text of ten characters or
     /// more) the change removes from the product: a refusal test deleted when the feature it
-    /// refused lands (`match="interleave is not supported"` once the `raise` is gone).
+    /// refused lands (`match="interleave is not supported"` once the `raise` is gone), and a
+    /// test that constructs a class with arguments (`new Node('get', handler)`) when the change
+    /// removes that class's constructor with parameters and head's class takes none.
     /// Test helpers, fixtures and a Rust file's tests are never such a subject, and a test
     /// deleted beside some other removal is still an error.
     ///

@@ -180,6 +180,9 @@ pub struct Removed {
     /// function replaced by another at its call sites). A move keeps the count, so only a
     /// rewrite of the code a test read lands here; the weakest of the three kinds of evidence.
     thinned: HashMap<String, Thinned>,
+    /// Classes whose constructor with parameters the change removes (head's class takes none),
+    /// each with its path: `new Node('get', handler)` exercised what went.
+    constructors: HashMap<String, String>,
 }
 
 /// A name the change's production lines read less often: where it was first removed, and on
@@ -204,6 +207,7 @@ impl Removed {
         let mut removed: HashMap<String, String> = HashMap::new();
         let mut texts: HashMap<String, String> = HashMap::new();
         let mut uses: HashMap<String, Thinned> = HashMap::new();
+        let mut constructors: HashMap<String, String> = HashMap::new();
         for pair in pairs {
             let Some(language) = source_language(pair.path()) else {
                 continue;
@@ -230,6 +234,11 @@ impl Removed {
                     removed
                         .entry(name.to_string())
                         .or_insert_with(|| path.to_string());
+                }
+                if let Some(class) =
+                    removed_constructor(text, base, &starts, line, pair.head.text())
+                {
+                    constructors.insert(class.to_string(), path.to_string());
                 }
                 // Removing a comment or a guard is no rewrite of what a test read: a deleted
                 // check with its test is the dodge this rule must keep an error.
@@ -266,7 +275,7 @@ impl Removed {
                 }
             }
         }
-        if removed.is_empty() && texts.is_empty() && uses.is_empty() {
+        if removed.is_empty() && texts.is_empty() && uses.is_empty() && constructors.is_empty() {
             return Removed::default();
         }
         if !uses.is_empty() {
@@ -359,6 +368,7 @@ impl Removed {
             names: removed,
             texts,
             thinned: uses,
+            constructors,
         }
     }
 
@@ -374,6 +384,12 @@ impl Removed {
             .or_else(|| {
                 distinctive_literals(text)
                     .find_map(|literal| self.texts.get_key_value(literal).map(as_pair))
+            })
+            .or_else(|| {
+                self.constructors
+                    .iter()
+                    .find(|(class, _)| constructs_with_arguments(text, class))
+                    .map(as_pair)
             })
     }
 
@@ -397,6 +413,11 @@ impl Removed {
                  removed and {} added production lines), which {what}",
                 counts.removed, counts.added
             ),
+            None if !self.names.contains_key(name) && self.constructors.contains_key(name) => {
+                format!(
+                    "; the change also removes the constructor of `{name}` that took arguments ({path}), which {what}"
+                )
+            }
             None => format!("; the change also removes `{name}` ({path}), which {what}"),
         }
     }
@@ -409,8 +430,74 @@ impl Removed {
 
     /// Whether the change removes no definition at all.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty() && self.texts.is_empty() && self.thinned.is_empty()
+        self.names.is_empty()
+            && self.texts.is_empty()
+            && self.thinned.is_empty()
+            && self.constructors.is_empty()
     }
+}
+
+/// The class whose constructor with parameters starts on the removed base `line` (`text`),
+/// when head's class of that name takes none: construction with arguments went.
+fn removed_constructor<'b>(
+    text: &str,
+    base: &'b str,
+    starts: &[usize],
+    line: u32,
+    head: Option<&str>,
+) -> Option<&'b str> {
+    static CONSTRUCTOR: OnceLock<Option<Regex>> = OnceLock::new();
+    static CLASS: OnceLock<Option<Regex>> = OnceLock::new();
+    let takes = |code: &str| {
+        crate::rules::unsafe_operation::values::regex(
+            &CONSTRUCTOR,
+            r"^\s*(?:(?:public|private|protected)\s+)?constructor\s*\(\s*[^)\s]",
+        )
+        .is_some_and(|pattern| pattern.is_match(code))
+    };
+    if !takes(text) {
+        return None;
+    }
+    let class_pattern = crate::rules::unsafe_operation::values::regex(
+        &CLASS,
+        r"^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)",
+    )?;
+    let class = (1..line).rev().take(2_000).find_map(|at| {
+        let code = line_at(base, starts, at)?;
+        class_pattern
+            .captures(code)?
+            .get(1)
+            .map(|name| name.as_str())
+    })?;
+    let head = head?;
+    let mut lines = head.lines().skip_while(|code| {
+        class_pattern
+            .captures(code)
+            .and_then(|captures| captures.get(1))
+            .is_none_or(|name| name.as_str() != class)
+    });
+    lines.next()?;
+    let still_takes = lines
+        .take_while(|code| !class_pattern.is_match(code))
+        .any(|code| takes(code));
+    (!still_takes && class.len() >= 3).then_some(class)
+}
+
+/// Whether `text` constructs `class` with arguments (`new Node('get', handler)`).
+fn constructs_with_arguments(text: &str, class: &str) -> bool {
+    let needle = format!("new {class}");
+    text.match_indices(&needle).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let rest = text[at + needle.len()..].trim_start();
+        let rest = match rest.strip_prefix('<') {
+            Some(generic) => generic.split_once('>').map_or("", |(_, after)| after),
+            None => rest,
+        };
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            && rest
+                .strip_prefix('(')
+                .is_some_and(|arguments| !arguments.trim_start().starts_with(')'))
+    })
 }
 
 /// Source files whose definitions can be a test's subject, with their grammar if the gate has
