@@ -403,8 +403,8 @@ pub struct FilePair {
     /// Base lines the change removed.
     pub removed: LineSet,
     /// When the change reverts a commit of base's history that touched this file (its message
-    /// says `This reverts commit X.`, and the revert also touches X's production code): that
-    /// commit, and this file's text before it.
+    /// names X by its hash, its quoted subject or its pull request number, and the revert takes
+    /// out production code X added): that commit, and this file's text before it.
     pub reverted: Option<Box<Reverted>>,
 }
 

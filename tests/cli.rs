@@ -950,13 +950,34 @@ fn a_revert_that_takes_out_the_reverted_commits_test_is_a_warning_and_a_claimed_
         by_subject.len() == 1 && by_subject[0].starts_with("warning "),
         "{by_subject:?}"
     );
+    // A feature that says in passing which pull request it reverts.
+    let by_number = deleted_test(Code::Reverted, &|_| {
+        "feat: hash whole bodies\n\nThis also reverts #5199, which hashed each chunk.\n".into()
+    });
+    assert!(
+        by_number.len() == 1 && by_number[0].starts_with("warning "),
+        "{by_number:?}"
+    );
     for code in [Code::Untouched, Code::Commented] {
         let claimed = deleted_test(code, &|sha| {
             format!("Tidy the tests\n\nThis reverts commit {sha}.\n")
         });
         assert_eq!(claimed.len(), 1, "{claimed:?}");
         assert!(claimed[0].starts_with("error "), "{claimed:?}");
+        let by_number = deleted_test(code, &|_| "Tidy the tests; reverts #5199\n".into());
+        assert!(
+            by_number.len() == 1 && by_number[0].starts_with("error "),
+            "{by_number:?}"
+        );
     }
+    // A number no commit of the history ends with names nothing.
+    let unknown = deleted_test(Code::Reverted, &|_| {
+        "feat: hash whole bodies; reverts #4242\n".into()
+    });
+    assert!(
+        unknown.len() == 1 && unknown[0].starts_with("error "),
+        "{unknown:?}"
+    );
 }
 
 /// A revert that gives a test back the code it had before the reverted commit: the checks

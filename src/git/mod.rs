@@ -381,8 +381,30 @@ impl Git {
             .filter_map(|claim| reverted_subject(claim.text.lines().next().unwrap_or_default()))
             .take(MAX_REVERTED)
             .collect();
-        if !subjects.is_empty() {
-            named.extend(self.commits_by_subject(merge_base, &subjects));
+        // Or by pull request number: "This also reverts #6391", "Reverts owner/repo#812".
+        static BY_NUMBER: std::sync::LazyLock<Option<regex::Regex>> = std::sync::LazyLock::new(
+            || {
+                regex::Regex::new(
+                    r"(?i)\brevert(?:s|ed|ing)?\s+(?:pr\s+|pull\s+request\s+|[\w.-]+/[\w.-]+)?#(\d{1,7})\b",
+                )
+                .ok()
+            },
+        );
+        let numbers: Vec<String> = BY_NUMBER
+            .as_ref()
+            .map(|by_number| {
+                change
+                    .claims
+                    .iter()
+                    .filter(|claim| claim.source.starts_with(crate::claims::COMMIT))
+                    .flat_map(|claim| by_number.captures_iter(&claim.text))
+                    .filter_map(|captures| captures.get(1).map(|n| format!("(#{})", n.as_str())))
+                    .take(MAX_REVERTED)
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !subjects.is_empty() || !numbers.is_empty() {
+            named.extend(self.commits_by_subject(merge_base, &subjects, &numbers));
         }
         named.sort_unstable();
         named.dedup();
@@ -464,8 +486,9 @@ impl Git {
     }
 
     /// The commits among the last [`MAX_SUBJECT_SEARCH`] first-parent ancestors of `from`
-    /// whose subject is one of `subjects` (a pull request number at the end set aside).
-    fn commits_by_subject(&self, from: Oid, subjects: &[String]) -> Vec<Oid> {
+    /// whose subject is one of `subjects` (a pull request number at the end set aside) or ends
+    /// with one of the pull request `numbers` (`(#6391)`).
+    fn commits_by_subject(&self, from: Oid, subjects: &[String], numbers: &[String]) -> Vec<Oid> {
         let Ok(mut walk) = self.repo.revwalk() else {
             return Vec::new();
         };
@@ -480,11 +503,12 @@ impl Git {
             .filter_map(Result::ok)
             .filter(|id| {
                 self.repo.find_commit(*id).ok().is_some_and(|commit| {
-                    commit
-                        .summary()
-                        .ok()
-                        .flatten()
-                        .is_some_and(|summary| wanted.contains(&without_pr_number(summary)))
+                    commit.summary().ok().flatten().is_some_and(|summary| {
+                        wanted.contains(&without_pr_number(summary))
+                            || numbers
+                                .iter()
+                                .any(|number| summary.trim_end().ends_with(number))
+                    })
                 })
             })
             .take(MAX_REVERTED)

@@ -103,6 +103,11 @@ declare_rule! {
     /// Test helpers, fixtures and a Rust file's tests are never such a subject, and a test
     /// deleted beside some other removal is still an error.
     ///
+    /// A revert takes out the tests the reverted commit added: a warning naming that commit,
+    /// when a commit message names it (`This reverts commit X.`, a quoted subject `Revert
+    /// "…"`, or a pull request number, `This also reverts #6391`), it is in base's recent
+    /// first-parent history, and the change also takes out production code it added.
+    ///
     /// A deleted test whose checked values (two or more, two-thirds of them) come back on
     /// lines the change adds to tests as checks or data (a `describe.each(scenarios)` table, a
     /// new step of a longer test) is `likely` folded there: a warning. Values that come back
