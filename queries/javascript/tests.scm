@@ -2,7 +2,8 @@
 ; language: javascript (copied verbatim to typescript/ and tsx/)
 ; matches: test and suite declarations: it/test/specify/describe/context/suite calls with a
 ;   title, including modifier and x/f-prefixed forms, and curried `.each`/`.skipIf`/`.runIf`
-;   forms (a curried `describe` is a suite), and tap/node:test subtests `t.test(..)`.
+;   forms (a curried `describe` is a suite), Playwright's `test.describe(..)` suites, and
+;   tap/node:test subtests `t.test(..)`.
 ; captures:
 ;   @finding  required  the declaring call
 ;   @key      required  the title
@@ -17,6 +18,7 @@
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
  (#match? @_callee "^(it|test|specify|xit|xtest|fit|ftest|xspecify)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(it|test|xit|fit)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
+ (#not-match? @_callee "^test\\.describe")
  (#set! kind "test"))
 
 ; tap and node:test subtests: t.test("title", t => ..) (`tt` in nested tap subtests); the last
@@ -34,5 +36,5 @@
    function: (_) @_callee
    arguments: (arguments . [(string) (template_string)] @key))
  @finding
- (#match? @_callee "^(describe|context|suite|xdescribe|fdescribe|xcontext)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(describe|xdescribe|fdescribe)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]")
+ (#match? @_callee "^(describe|context|suite|xdescribe|fdescribe|xcontext)(\\.[A-Za-z]+|\\[.[A-Za-z]+.\\]){0,2}$|^(describe|xdescribe|fdescribe)(\\.[A-Za-z]+)?\\.(each|skipIf|runIf)[(`]|^test\\.describe(\\.[A-Za-z]+){0,2}$")
  (#set! kind "suite"))

@@ -479,7 +479,7 @@ fn removed_constructor<'b>(
     lines.next()?;
     let still_takes = lines
         .take_while(|code| !class_pattern.is_match(code))
-        .any(|code| takes(code));
+        .any(takes);
     (!still_takes && class.len() >= 3).then_some(class)
 }
 
