@@ -227,6 +227,9 @@ pub fn looks_like_code_or_text(value: &str) -> bool {
     if value.contains('.') && value.split('.').all(is_wordish) {
         return true;
     }
+    if is_syntax_node_span(value) {
+        return true;
+    }
     // File names such as key.pem, secrets.yaml.
     if let Some((_, ext)) = value.rsplit_once('.')
         && matches!(
@@ -723,4 +726,21 @@ pub fn plausible_generic_value(
         _ => c.digit && (c.lower || c.upper) || (value.len() >= 20 && c.lower && c.upper),
     };
     shape_ok && shannon_entropy(value) >= entropy_threshold(base, value.len())
+}
+
+/// A token kind with its byte span, `PLAIN_LITERAL@0..3` or `DOT3@28..31`, as parser test
+/// snapshots print syntax trees (`value_token: PLAIN_LITERAL@0..3 "key"`): the field name says
+/// token, the value is the tree's own notation.
+fn is_syntax_node_span(value: &str) -> bool {
+    let Some((kind, span)) = value.split_once('@') else {
+        return false;
+    };
+    let Some((start, end)) = span.split_once("..") else {
+        return false;
+    };
+    let number = |text: &str| !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit());
+    kind.starts_with(|c: char| c.is_ascii_alphabetic())
+        && kind.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        && number(start)
+        && number(end)
 }

@@ -645,3 +645,21 @@ fn a_secret_is_redacted_wherever_else_it_stands_on_the_line() {
         assert!(!redacted.contains(secret.as_str()), "{redacted:?}");
     }
 }
+
+#[test]
+fn syntax_tree_spans_in_parser_snapshots_are_no_secret_but_a_value_beside_one_is() {
+    for line in [
+        r#"        value_token: PLAIN_LITERAL@0..3 "key" [] [],"#,
+        r#"        dotdotdot_token: DOT3@28..31 "..." [] [],"#,
+        r#"    eof_token: EOF@15..16 "" [Newline("\n")] [],"#,
+    ] {
+        assert_eq!(ids(line), Vec::<&str>::new(), "{line}");
+    }
+    // The notation is exempt, not the field name, and a span needs both of its bounds.
+    for line in [
+        "    auth_token: Zq8RkT2mVw9LxP4n@3..",
+        r#"    value_token = "Zq8RkT2mVw9LxP4nB7cD""#,
+    ] {
+        assert_eq!(ids(line), vec!["generic-secret"], "{line}");
+    }
+}
