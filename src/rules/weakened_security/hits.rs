@@ -101,9 +101,11 @@ pub struct Hit {
 }
 
 impl Hit {
-    /// Identity within the file: scope, kind and text.
+    /// Identity within the file: scope, kind and text, with single and double quotes alike so
+    /// that a formatter's quote style (`exec('\n'.join(..))` → `exec("\n".join(..))`) is no
+    /// new match.
     pub fn identity(&self) -> (String, Kind, String) {
-        (self.key.clone(), self.kind, self.text.clone())
+        (self.key.clone(), self.kind, self.text.replace('\'', "\""))
     }
 }
 
