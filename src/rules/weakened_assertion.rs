@@ -901,7 +901,176 @@ fn implied_by(other: &Assertion, part: &Assertion) -> bool {
                     || pins_every_call_of(other, part)
                     || dereferences(other, part)
                     || pins_length_beyond(other, part)
-                    || pins_the_literals_of(other, part)))
+                    || pins_the_literals_of(other, part)
+                    || pins_length_through_a_projection(other, part)))
+}
+
+/// A length check (`assert len(dirs) == 2`, `expect(items).toHaveLength(2)`,
+/// `assert_eq!(rows.len(), 2)`) is implied by an exact list of what each element projects to
+/// (`assert [d.name for d in dirs] == ['build', 'test']`,
+/// `expect(items.map(i => i.name)).toEqual(['a', 'b'])`,
+/// `assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1, 2])`): one element per
+/// element, so the list's length is the value's.
+fn pins_length_through_a_projection(exact: &Assertion, length: &Assertion) -> bool {
+    let Some(measured) = length_subject(&length.norm) else {
+        return false;
+    };
+    projected_list(exact).is_some_and(|(projected, expected)| {
+        projected == measured && !expected.contains("ANY") && !expected.contains("expect.")
+    })
+}
+
+/// The value whose length a check pins: `dirs` in `assertlen(dirs)==2`,
+/// `expect(items).toHaveLength(2)`, `expect(items.length).toBe(2)`,
+/// `assert_eq!(rows.len(),2)` (whitespace-free forms).
+fn length_subject(norm: &str) -> Option<&str> {
+    let number = |text: &str| !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit());
+    if let Some((subject, matcher)) = expect_parts(norm) {
+        let count = |name: &str| {
+            matcher
+                .trim_end_matches(';')
+                .strip_prefix(name)
+                .and_then(|rest| rest.strip_suffix(')'))
+                .is_some_and(number)
+        };
+        if count(".toHaveLength(") {
+            return Some(subject);
+        }
+        return subject
+            .strip_suffix(".length")
+            .filter(|_| count(".toBe(") || count(".toEqual(") || count(".toStrictEqual("));
+    }
+    if let Some((left, right)) = equality_operands(norm) {
+        let (measured, count) = if number(right) {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        if !number(count) {
+            return None;
+        }
+        return measured
+            .strip_prefix("len(")
+            .and_then(|rest| rest.strip_suffix(')'))
+            .or_else(|| measured.strip_suffix(".len()"));
+    }
+    None
+}
+
+/// The two sides of `assert_eq!(a,b)` or Python's `assert a==b` (whitespace-free forms).
+fn equality_operands(norm: &str) -> Option<(&str, &str)> {
+    if let Some(args) = norm.strip_prefix("assert_eq!(") {
+        let args = args.trim_end_matches(';').strip_suffix(')')?;
+        return match top_level_split(args, ',').as_slice() {
+            [left, right] | [left, right, _] => Some((*left, *right)),
+            _ => None,
+        };
+    }
+    let condition = norm.strip_prefix("assert")?;
+    let condition = top_level_split(condition, ',')[0];
+    match top_level_split(condition, '=').as_slice() {
+        [left, "", right] => Some((*left, *right)),
+        _ => None,
+    }
+}
+
+/// The value an exact check's list projects element by element, and the expected list:
+/// `dirs` and `['build','test']` in `assert [d.name for d in sorted(dirs)] == ['build', 'test']`.
+fn projected_list(exact: &Assertion) -> Option<(String, &str)> {
+    let (projection, expected) = if let Some((subject, matcher)) = expect_parts(&exact.norm) {
+        let expected = [".toEqual(", ".toStrictEqual("]
+            .iter()
+            .find_map(|name| matcher.trim_end_matches(';').strip_prefix(name))?
+            .strip_suffix(')')?;
+        (subject, expected)
+    } else {
+        equality_operands(&exact.norm)?
+    };
+    let list = |text: &str| {
+        let text = text.strip_prefix("vec!").unwrap_or(text);
+        text.starts_with('[') && text.ends_with(']')
+    };
+    let (projection, expected) = if list(expected) {
+        (projection, expected)
+    } else if list(projection) {
+        (expected, projection)
+    } else {
+        return None;
+    };
+    projected_value(projection, &exact.first_line).map(|value| (value, expected))
+}
+
+/// `dirs` in `[d.name for d in dirs]`, `sorted(dirs)`, `list(dirs)`, `[...items]`,
+/// `items.map(..)`, `rows.iter().map(..).collect::<Vec<_>>()`. A comprehension is read from
+/// the written text, whose spaces the whitespace-free form lost.
+fn projected_value(projection: &str, written: &str) -> Option<String> {
+    static COMPREHENSION: OnceLock<Option<Regex>> = OnceLock::new();
+    let plain = |text: &str| {
+        !text.is_empty()
+            && !text.starts_with(|c: char| c.is_ascii_digit())
+            && text
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    };
+    let unwrapped = |text: &str| -> String {
+        ["sorted(", "list(", "tuple(", "reversed("]
+            .iter()
+            .find_map(|wrapper| text.strip_prefix(wrapper)?.strip_suffix(')'))
+            .unwrap_or(text)
+            .to_string()
+    };
+    if let Some(spread) = projection
+        .strip_prefix("[...")
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        return plain(spread).then(|| spread.to_string());
+    }
+    if projection.starts_with('[') {
+        let comprehension = COMPREHENSION.get_or_init(|| {
+            Regex::new(
+                r"\[[^\[\]]*\sfor\s+\w+(?:\s*,\s*\w+)*\s+in\s+(?:(?:sorted|list|tuple|reversed)\(\s*([\w.]+)\s*\)|([\w.]+))\s*\]",
+            )
+            .ok()
+        });
+        let found = comprehension.as_ref()?.captures(written)?;
+        let iterable = found.get(1).or_else(|| found.get(2))?.as_str();
+        return plain(iterable).then(|| iterable.to_string());
+    }
+    let inner = unwrapped(projection);
+    if inner != projection && plain(&inner) {
+        return Some(inner);
+    }
+    // The map is the last step (a `filter` or `slice` after it breaks one-to-one), before
+    // Rust's `collect`.
+    let (root, rest) = projection.split_once(".map(")?;
+    let after = after_call(rest)?;
+    let root = if let Some(root) = root
+        .strip_suffix(".iter()")
+        .or_else(|| root.strip_suffix(".into_iter()"))
+    {
+        after.starts_with(".collect").then_some(root)?
+    } else {
+        after.is_empty().then_some(root)?
+    };
+    plain(root).then(|| root.to_string())
+}
+
+/// What follows the call whose arguments `rest` starts inside (after its `(`).
+fn after_call(rest: &str) -> Option<&str> {
+    let mut depth = 1usize;
+    for (index, c) in rest.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&rest[index + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// `assert "group" not in content` (`expect(content).not.toHaveProperty('group')`) covers
