@@ -374,7 +374,8 @@ impl Removed {
 
     /// The first removed definition (by position in `text`) that `text` reads, with the path it
     /// stood in: a name used as a whole identifier, not one inside a longer name.
-    /// Also a removed message or error code the text quotes.
+    /// Also a removed message or error code the text quotes, or holds as a whole line of a
+    /// multi-line string.
     pub fn read_by(&self, text: &str) -> Option<(&str, &str)> {
         if self.is_empty() {
             return None;
@@ -384,6 +385,14 @@ impl Removed {
             .or_else(|| {
                 distinctive_literals(text)
                     .find_map(|literal| self.texts.get_key_value(literal).map(as_pair))
+            })
+            .or_else(|| {
+                // A line of expected output in a multi-line string (`dedent("""\n  Setting up
+                // build environment\n  0.0.1\n""")`) is the message itself, unquoted.
+                text.lines()
+                    .map(str::trim)
+                    .filter(|line| line.chars().count() >= MIN_LITERAL && line.contains(' '))
+                    .find_map(|line| self.texts.get_key_value(line).map(as_pair))
             })
             .or_else(|| {
                 self.constructors
