@@ -281,7 +281,7 @@ fn through_call(arguments: &str, at: usize, what: String) -> (Severity, String) 
 }
 
 /// The name of the innermost call around byte `at` of `arguments` (which open with the logging
-/// call's own bracket, not counted), if there is one.
+/// call's own bracket, not counted), if there is one; grouping brackets are looked through.
 fn enclosing_call(arguments: &str, at: usize) -> Option<&str> {
     let before = arguments.get(..at)?;
     let blanked = blank_literals(before);
@@ -295,16 +295,19 @@ fn enclosing_call(arguments: &str, at: usize) -> Option<&str> {
             _ => {}
         }
     }
-    let innermost = *open.last()?;
-    if innermost == 0 {
-        return None;
-    }
-    let name_start = before[..innermost]
-        .trim_end()
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .map_or(0, |index| index + 1);
-    let name = before[name_start..innermost].trim_end();
-    (!name.is_empty()).then_some(name)
+    // A grouping bracket (`client=(creds.token.get(..))`) names no call: the call around it
+    // still receives the value.
+    open.iter()
+        .rev()
+        .take_while(|at| **at != 0)
+        .find_map(|&at| {
+            let name_start = before[..at]
+                .trim_end()
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .map_or(0, |index| index + 1);
+            let name = before[name_start..at].trim_end();
+            (!name.is_empty()).then_some(name)
+        })
 }
 
 /// A secret-named field read in the arguments (`settings.SECRET_KEY`, `creds["password"]`),
@@ -514,5 +517,19 @@ mod tests {
         assert!(judge(r#"(user.password_hash)"#).is_none());
         assert!(judge(r#"(mask(config.apiKey))"#).is_none());
         assert!(judge(r#"("{:?}", std::env::vars().collect::<Vec<_>>())"#).is_some());
+    }
+
+    #[test]
+    fn a_grouping_bracket_does_not_hide_the_call_around_it() {
+        let severity = |arguments: &str| judge(arguments).map(|(severity, _)| severity);
+        assert_eq!(
+            severity(r#"(f"{watch(client=(config.credentials.client()), n=1).message}")"#),
+            Some(Severity::Warning)
+        );
+        assert_eq!(severity(r#"((config.credentials))"#), Some(Severity::Error));
+        assert_eq!(
+            severity(r#"(str((config.credentials)))"#),
+            Some(Severity::Error)
+        );
     }
 }
