@@ -442,6 +442,8 @@ enum Fate {
     Duplicate(String),
     /// Gone: the message, and whether simply gone (not renamed out of the collection).
     Gone(String, bool),
+    /// Gone, but a new test plausibly carries it on: a `likely` finding, the message naming it.
+    Likely(String),
 }
 
 /// One file's tests, as the judgement of a missing test reads them.
@@ -510,6 +512,15 @@ fn whole_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Option<Mi
         Fate::Explained => return None,
         Fate::Duplicate(message) => (message, false, true),
         Fate::Gone(message, plain) => (message, plain, false),
+        Fate::Likely(message) => {
+            let mut candidate = deleted(test, test.line, test.end_line, message);
+            candidate.confidence = crate::finding::Confidence::Likely;
+            return Some(Missing {
+                candidate,
+                plain: true,
+                duplicate: false,
+            });
+        }
     };
     let mut candidate = deleted(test, test.line, test.end_line, message);
     if duplicate {
@@ -768,6 +779,16 @@ fn judge_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Fate {
     if became_row(test, head) {
         return Fate::Explained;
     }
+    // Or the script it ran is now the input of a new row (`| slice 0..0 |` of
+    // `#[case::one_row("slice 0..0", [0])]`), its expected value rewritten for another harness:
+    // perhaps a port, perhaps not, so a likely finding that names the row.
+    if let Some((row, input)) = ran_a_new_row(scene, test) {
+        return Fate::Likely(format!(
+            "test `{name}` was deleted; it may live on as `{}` (line {}), whose input `{input}` \
+             it ran",
+            row.id, row.line
+        ));
+    }
     // Renamed to something the runner does not collect (`check_foo`, `_test_foo`).
     if !test.body.is_empty()
         && let Some(other) = head
@@ -895,6 +916,44 @@ fn became_row(test: &Test, head: &[Test]) -> bool {
                 .count();
             // Half: the inputs stay, expected values may change with the behaviour.
             found * 2 >= literals.len()
+        })
+}
+
+/// A new row of another test (a key and case base did not have) whose input, a script or a
+/// sentence (a literal of six characters or more, with a space), the deleted test's body
+/// holds; with that input as written.
+fn ran_a_new_row<'s>(scene: &Scene<'s, '_>, test: &Test) -> Option<(&'s Test, String)> {
+    let is_new_row = |other: &Test| {
+        !scene
+            .base
+            .iter()
+            .any(|old| old.key == other.key && old.case == other.case)
+    };
+    // Rows are squashed; the row's own line says whether the input had a space (a script, not
+    // a file name like `notes.txt`). Read only for rows whose squashed input matched.
+    let head_text = scene.context.pair.head.text().unwrap_or_default();
+    let written = |line: u32, squashed: &str| -> Option<String> {
+        let raw = head_text
+            .lines()
+            .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+        string_literals(raw)
+            .into_iter()
+            .find(|literal| literal.trim().contains(' ') && inventory::squash(literal) == squashed)
+    };
+    scene
+        .head
+        .iter()
+        .filter(|other| other.collected() && other.key != test.key)
+        .filter(|other| other.case.is_some() && is_new_row(other))
+        .find_map(|other| {
+            let row = other.case.as_deref()?;
+            string_literals(row)
+                .into_iter()
+                .filter(|literal| {
+                    literal.chars().count() >= 6 && test.body.contains(literal.as_str())
+                })
+                .find_map(|literal| written(other.line, &literal))
+                .map(|input| (other, input))
         })
 }
 

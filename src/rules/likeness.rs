@@ -37,6 +37,9 @@ pub struct TestPrint {
     pub line: u32,
     /// String literals (three characters or more) and numbers other than 0 and 1, each once.
     literals: Vec<u64>,
+    /// Its long literals that read as code or prose (a script, a query), each once: one of
+    /// them coming back is evidence by itself, where a word or a number is not.
+    long: Vec<u64>,
     /// The literals of its checks (expected values, messages), each once: a successor must keep
     /// them all, or the check was loosened on the way (`toBe(3)` → `toBeGreaterThan(0)`).
     checked: Vec<u64>,
@@ -144,6 +147,14 @@ impl TestPrint {
         }
         literals.sort_unstable();
         literals.dedup();
+        let mut long: Vec<u64> = literals_of(&test.body)
+            .into_iter()
+            .filter(|literal| distinctive(literal))
+            .take(MAX_TOKENS)
+            .map(hash)
+            .collect();
+        long.sort_unstable();
+        long.dedup();
         let mut tokens: Vec<u64> = code_tokens(&test.body).take(MAX_TOKENS).map(hash).collect();
         tokens.sort_unstable();
         let name = test.key.rsplit(KEY_SEPARATOR).next().unwrap_or(&test.key);
@@ -178,6 +189,7 @@ impl TestPrint {
             path: path.to_string(),
             line: test.test_lines.0,
             literals,
+            long,
             checked,
             tokens,
             words,
@@ -269,6 +281,16 @@ impl<'a> Index<'a> {
     }
 }
 
+/// A literal long enough, and made of more than a name's characters, that its return in
+/// another test is no coincidence: `FOO=BAZ FOO=MOO $env.FOO` (squashed), not
+/// `tests/fixtures/data.json` or `some_long_identifier_name`.
+fn distinctive(literal: &str) -> bool {
+    literal.chars().count() >= 16
+        && literal
+            .chars()
+            .any(|c| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '/' | ':' | '\\')))
+}
+
 /// How many leading directories two paths share.
 fn nearness(left: &str, right: &str) -> usize {
     left.split('/')
@@ -358,7 +380,8 @@ fn judge<'a>(
         ));
     }
     let literals = old.literals.len();
-    let by_literals = shared_literals >= 2 && shared_literals * 2 >= literals;
+    let by_literals = shared_literals * 2 >= literals
+        && (shared_literals >= 2 || shared(&old.long, &new.literals) >= 1);
     let by_code = enough_tokens && (code >= 600 || (names >= 500 && code >= 400));
     if !(by_literals || by_code) {
         return None;
@@ -760,6 +783,36 @@ mod tests {
             "{}",
             found.evidence
         );
+    }
+
+    #[test]
+    fn one_shared_script_is_plausible_one_shared_path_or_word_is_not() {
+        let old = print(
+            "shorthand_env_2",
+            "fail_test(\"FOO=BAZFOO=MOO$env.FOO\",\"defined_twice\")",
+            "tests/test_env.rs",
+        );
+        let new = print(
+            "defined_twice_error",
+            "test()\n.run(\"FOO=BAZFOO=MOO$env.FOO\")\n.expect_error_code_eq(\"nu::shell::twice\")",
+            "tests/test_env.rs",
+        );
+        let found = Index::new([&new]).successor(&old).expect("plausible");
+        assert_eq!(found.likeness, Likeness::Plausible);
+        let by_path = print(
+            "reads_config",
+            "load(\"tests/fixtures/config.json\",\"strict\")",
+            "tests/a.rs",
+        );
+        let other = print(
+            "parses_config",
+            "parse(\"tests/fixtures/config.json\")",
+            "tests/b.rs",
+        );
+        assert!(Index::new([&other]).successor(&by_path).is_none());
+        assert!(distinctive("FOO=BAZFOO=MOO$env.FOO"));
+        assert!(!distinctive("tests/fixtures/config.json"));
+        assert!(!distinctive("some_long_identifier_name"));
     }
 
     #[test]

@@ -435,11 +435,15 @@ fn only_checks_no_error(norm: &str) -> bool {
     (norm.starts_with("assert!(") && lacks_an_error)
         || (norm.starts_with("assert!(")
             && (subject.ends_with(".err.is_empty()")
+                || subject.ends_with(".err.trim().is_empty()")
                 || subject.ends_with(".status.success()")
                 || subject.ends_with(".is_ok()")))
         || (norm.starts_with("assert_eq!(")
             && subject.ends_with(".err")
             && inner.split(',').nth(1) == Some("\"\""))
+        || (norm.starts_with("assert_eq!(")
+            && subject.ends_with(".err.len()")
+            && inner.split(',').nth(1) == Some("0"))
 }
 
 /// One report for several tests weakened by the same edit (a shared helper or ava macro lost an
@@ -1865,6 +1869,12 @@ mod tests {
         assert!(only_checks_no_error("assert!(actual.err.is_empty());"));
         assert!(only_checks_no_error("assert!(actual.status.success())"));
         assert!(only_checks_no_error("assert_eq!(actual.err,\"\")"));
+        assert!(only_checks_no_error("assert_eq!(actual.err.len(),0);"));
+        assert!(only_checks_no_error(
+            "assert!(actual.err.trim().is_empty())"
+        ));
+        assert!(!only_checks_no_error("assert_eq!(actual.err.len(),2);"));
+        assert!(!only_checks_no_error("assert_eq!(actual.out.len(),0);"));
         assert!(!only_checks_no_error("assert_eq!(actual.out,\"\")"));
         assert!(only_checks_no_error(
             "assert!(!actual.err.contains(\"novalidpath\"))"
