@@ -2,6 +2,7 @@
 
 use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
+use super::harness_switch::HarnessSwitch;
 use super::inventory::twins::Twins;
 use super::inventory::{self, Test, contains_body, similar_bodies};
 use super::likeness::TestPrint;
@@ -217,6 +218,26 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         cases_of.entry(test.key.as_str()).or_default().push(test);
     }
     let scene = Scene::new(context, language, &base, &head, &head_collected, &fresh);
+    // A file rewritten wholesale for another harness (`nu!(..)` → `test().run(..)`): the old
+    // harness's imports are gone, new ones came, and it gained about as many new tests and
+    // rows as it lost. Its deleted tests were likely ported under new names.
+    let switch = match (context.pair.base.text(), context.pair.head.text()) {
+        (Some(before), Some(after)) => HarnessSwitch::of(before, after),
+        _ => HarnessSwitch::default(),
+    };
+    let lost = base
+        .iter()
+        .map(|test| test.key.as_str())
+        .collect::<HashSet<_>>()
+        .iter()
+        .filter(|key| !head_keys.contains(**key))
+        .count();
+    let gained = fresh
+        .iter()
+        .filter(|test| !new_rows.iter().any(|(key, _)| *key == test.key))
+        .count()
+        + new_rows.len();
+    let ported_wholesale = lost >= MIN_PORTED && gained * 2 >= lost;
     // Bodies of the tests this file reports as deleted, which its unchanged tests do not vouch
     // for (see the body facts below).
     let mut reported_bodies: HashSet<String> = HashSet::new();
@@ -322,6 +343,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 candidate
                     .message
                     .push_str(&context.removed().explain(name, path, "it exercised"));
+            } else if candidate.severity == Severity::Error
+                && plain
+                && ported_wholesale
+                // The test's own reads name the harness it used; a macro like `nu!` may also
+                // be written in head's strings (`"nu::shell::…"`), so any import gone will do.
+                && let Some(old) = switch
+                    .read_by(&test.body)
+                    .or_else(|| switch.first_gone())
+            {
+                candidate.confidence = crate::finding::Confidence::Likely;
+                candidate.message.push_str(&format!(
+                    "; the file left `{old}` for another harness and gained {gained} new tests \
+                     and rows, so it may have been ported"
+                ));
             } else if candidate.severity == Severity::Error
                 && !head_keys.contains(test.key.as_str())
                 && let Some(reverted) = context.pair.reverted.as_deref()
@@ -433,6 +468,10 @@ struct Missing {
     /// A copy of a test that remains: a note.
     duplicate: bool,
 }
+
+/// Fewest tests a file must lose before a harness switch reads as a wholesale port: one test
+/// deleted while the file changes harness stays a deletion.
+const MIN_PORTED: usize = 3;
 
 /// What became of a test missing from head.
 enum Fate {

@@ -71,6 +71,11 @@ impl HarnessSwitch {
         HarnessSwitch { gone }
     }
 
+    /// An import of the old harness (the first by name), if the file switched harness.
+    pub fn first_gone(&self) -> Option<&str> {
+        self.gone.values().min().map(String::as_str)
+    }
+
     /// The import of the old harness whose output `text` reads (first by position).
     pub fn read_by(&self, text: &str) -> Option<&str> {
         if self.gone.is_empty() {
@@ -97,7 +102,8 @@ fn imported(text: &str) -> Vec<String> {
             for item in list.split(',') {
                 let item = item.trim().trim_start_matches("type ");
                 let local = item.rsplit(" as ").next().unwrap_or(item).trim();
-                let local = local.rsplit(':').next().unwrap_or(local).trim();
+                let local = local.rsplit(':').next().unwrap_or(local);
+                let local = local.trim().trim_matches(['{', '}']).trim();
                 if !local.is_empty() && words(local).count() == 1 && local != "*" {
                     names.push(local.to_string());
                 }
@@ -128,6 +134,22 @@ fn imported(text: &str) -> Vec<String> {
                 }
             } else if let Some((default, _)) = rest.split_once(" from ") {
                 take(default.trim_end_matches(','));
+            }
+        } else if let Some(path) = trimmed
+            .strip_prefix("use ")
+            .or_else(|| trimmed.strip_prefix("pub use "))
+        {
+            // Rust: `use support::nu;`, `use support::{nu, pipeline};`, `use x::y as z;`.
+            let path = path.trim_end_matches(';');
+            match path.split_once('{') {
+                Some((_, after)) => match after.rsplit_once('}') {
+                    Some((list, _)) => take(list),
+                    None => {
+                        take(after);
+                        in_braces = true;
+                    }
+                },
+                None => take(path),
             }
         } else if trimmed.contains("require(") && trimmed.starts_with("const ") {
             if let Some((left, _)) = trimmed.split_once('=') {
@@ -194,6 +216,23 @@ mod tests {
             Some("executeCommand")
         );
         assert_eq!(switch.read_by("expect(result.exitCode).toBe(0)"), None);
+    }
+
+    #[test]
+    fn rust_use_declarations_are_imports() {
+        let base = "use support::nu;\nuse support::{fs::Stub, playground::Playground};\n\n#[test]\nfn t() {\n    let actual = nu!(\"ls\");\n    assert_eq!(actual.out, \"a\");\n}\n";
+        let head = "use rstest::rstest;\nuse support::prelude::*;\n\n#[test]\nfn t() -> Result {\n    test().run(\"ls\").expect_value_eq(\"a\")\n}\n";
+        assert_eq!(
+            imported(base),
+            vec![
+                "nu".to_string(),
+                "Stub".to_string(),
+                "Playground".to_string()
+            ]
+        );
+        let switch = HarnessSwitch::of(base, head);
+        assert_eq!(switch.read_by("letactual=nu!(\"ls\");"), Some("nu"));
+        assert_eq!(HarnessSwitch::of(base, base).read_by("nu!(\"ls\")"), None);
     }
 
     #[test]
