@@ -3,6 +3,7 @@
 use super::context::{Candidate, Fact, FactRef, FileContext, Moved, Output};
 use super::declare_rule;
 use super::harness_switch::HarnessSwitch;
+use super::inheritance;
 use super::inventory::twins::Twins;
 use super::inventory::{self, Test, contains_body, similar_bodies};
 use super::likeness::TestPrint;
@@ -238,6 +239,39 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         .count()
         + new_rows.len();
     let ported_wholesale = lost >= MIN_PORTED && gained * 2 >= lost;
+    // Python classes run the tests they inherit: facts for the test methods of each class and
+    // for the bases of each class the runner collects.
+    let classes = match (language, context.pair.head.text()) {
+        (Language::Python, Some(text)) => inheritance::classes(text),
+        _ => Vec::new(),
+    };
+    // A method counts with its body: a test moved up into a base keeps its code, and one
+    // gutted on the way (`assert True`) is no move.
+    if language == Language::Python {
+        out.facts
+            .extend(head.iter().filter(|test| test.is_test).map(|test| Fact {
+                side: Side::Head,
+                name: "method",
+                family,
+                key: method_key(&test.key, &test.body),
+                severity: Severity::Error,
+            }));
+    }
+    for class in &classes {
+        let pytest = context.collection.pytest(context.pair.path(), Side::Head);
+        let collected_class = pytest.collects_file()
+            && (pytest.collects_class(&class.name)
+                || class.bases.iter().any(|base| base == "TestCase"));
+        if collected_class {
+            out.facts.extend(class.bases.iter().map(|base| Fact {
+                side: Side::Head,
+                name: "inherits",
+                family,
+                key: base.clone(),
+                severity: Severity::Error,
+            }));
+        }
+    }
     // Bodies of the tests this file reports as deleted, which its unchanged tests do not vouch
     // for (see the body facts below).
     let mut reported_bodies: HashSet<String> = HashSet::new();
@@ -371,12 +405,13 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             }
             // A twin's note names the test that remains, whose body must not drop it. Any
             // other deletion may live on under another name in another file, with its body.
-            let also = if test.case.is_none() && !test.body.is_empty() && !duplicate {
+            let mut also = if test.case.is_none() && !test.body.is_empty() && !duplicate {
                 reported_bodies.insert(body_key(&test.body));
                 vec![(FactRef::head("body"), body_key(&test.body))]
             } else {
                 Vec::new()
             };
+            also.extend(inherited_alternatives(test, &classes, &head));
             // Only a test gone without a trace is looked for under other names elsewhere; one
             // that left the runner's collection is gone for certain.
             let print = plain.then(|| {
@@ -467,6 +502,65 @@ struct Missing {
     plain: bool,
     /// A copy of a test that remains: a note.
     duplicate: bool,
+}
+
+/// Where a Python test method still runs through inheritance, as cross-file facts any of
+/// which keeps it: moved up into a base its class now inherits (`TestRequest(TestRequestBase)`
+/// with `TestRequestBase › test_init` defined in a changed file), or its class, moved out of
+/// the collected files, still inherited by a collected class.
+fn inherited_alternatives(
+    test: &Test,
+    classes: &[inheritance::Class],
+    head: &[Test],
+) -> Vec<(FactRef, String)> {
+    let separator = crate::query::KEY_SEPARATOR;
+    let Some((class, method)) = test.key.split_once(separator) else {
+        return Vec::new();
+    };
+    if method.contains(separator) {
+        return Vec::new();
+    }
+    let mut out: Vec<(FactRef, String)> = classes
+        .iter()
+        .filter(|other| other.name == class)
+        .flat_map(|other| &other.bases)
+        .map(|base| {
+            let key = format!("{base}{separator}{method}");
+            (FactRef::head("method"), method_key(&key, &test.body))
+        })
+        .collect();
+    let kept_uncollected = head
+        .iter()
+        .any(|other| other.key == test.key && other.is_test && !other.collected());
+    if kept_uncollected {
+        out.push((FactRef::head("inherits"), class.to_string()));
+    }
+    out
+}
+
+/// The cross-file key of a test method with its (whitespace-free) body, Python comments
+/// dropped (a move may add a `# pylint: disable=..`, reported on its own).
+fn method_key(key: &str, body: &str) -> String {
+    let code: Vec<&str> = body.split('\n').map(without_python_comment).collect();
+    format!(
+        "{key}{}{}",
+        crate::query::KEY_SEPARATOR,
+        body_key(&code.join("\n"))
+    )
+}
+
+/// A line up to its `#` comment, when the `#` stands outside any string.
+fn without_python_comment(line: &str) -> &str {
+    let mut quote: Option<char> = None;
+    for (index, c) in line.char_indices() {
+        match (quote, c) {
+            (None, '#') => return &line[..index],
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(open), _) if c == open => quote = None,
+            _ => {}
+        }
+    }
+    line
 }
 
 /// Fewest tests a file must lose before a harness switch reads as a wholesale port: one test

@@ -19,6 +19,7 @@ mod fitted;
 mod focused_test;
 mod gate_config_change;
 mod harness_switch;
+mod inheritance;
 pub mod inventory;
 mod leaked_secret;
 pub mod likeness;
