@@ -25,7 +25,7 @@ use super::context::FileContext;
 use super::inventory::{Test, node_at};
 use crate::finding::Side;
 use crate::lang::Language;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 mod classify;
 
@@ -301,6 +301,11 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
             .or_insert_with(|| text.to_string());
     }
     let checking: Vec<usize> = (0..helpers.len()).filter(|i| helpers[*i].checks).collect();
+    // A call to a same-file helper counts as the helper's checks, followed below, not also as
+    // a check of its own: `self.assertQueryEqual(a, b)` inlined as `assert sorted(..) ==
+    // sorted(..)`, or moved to a module-level `_assert_query_equal(a, b)`, checks as much; one
+    // gutted to check nothing counts nothing.
+    let local: HashSet<&str> = helpers.iter().map(|helper| helper.name.as_str()).collect();
     for test in tests {
         if out.by_test.contains_key(&test.key) {
             continue;
@@ -323,6 +328,9 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
                 gathered.follow(&helpers, index, uses, &mut vec![index]);
             }
         }
+        gathered
+            .assertions
+            .retain(|assertion| !calls_local_helper(&assertion.norm, &local));
         let past_depth = gathered.cut.map(|(chain, reached)| PastDepth {
             chain: chain.iter().map(|i| helpers[*i].name.clone()).collect(),
             functions: reached.iter().fold(Default::default(), |mut map, i| {
@@ -342,6 +350,21 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
         );
     }
     out
+}
+
+/// Whether an assertion is a call of one of `local`'s functions, by its bare name or on
+/// `self`/`this`/`cls` (`self.assertQueryEqual(..)`, `assert_rows(..)`), not a library call of
+/// the same name (`subprocess.check_output(..)`).
+fn calls_local_helper(norm: &str, local: &HashSet<&str>) -> bool {
+    let callee = norm.split('(').next().unwrap_or_default();
+    if callee.ends_with('!') {
+        return false;
+    }
+    let name = ["self.", "this.", "cls."]
+        .iter()
+        .find_map(|receiver| callee.strip_prefix(receiver))
+        .unwrap_or(callee);
+    !name.is_empty() && local.contains(name)
 }
 
 /// A test's assertions gathered through its helpers, and where the gathering stopped short.
