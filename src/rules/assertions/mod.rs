@@ -226,13 +226,19 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
     found.sort_by_key(|(range, _, _)| (range.start, std::cmp::Reverse(range.end)));
     // Sorted by start, so an entry lies inside an earlier one exactly when some earlier one
     // reaches as far: the furthest end so far decides, in one pass.
+    // An assertion inside a callback that another assertion's arguments hold (`expect(await
+    // run(css, { plugin: () => { expect(theme(..)).toEqual(..) } })).toMatchInlineSnapshot()`)
+    // runs on its own: it is kept.
     let mut kept: Vec<(std::ops::Range<usize>, usize, Assertion)> = Vec::new();
-    let mut furthest_end = None;
+    let mut outer: Option<std::ops::Range<usize>> = None;
     for entry in found {
-        if furthest_end.is_some_and(|end| entry.0.end <= end) {
+        if let Some(around) = outer.as_ref().filter(|around| entry.0.end <= around.end) {
+            if in_callback_within(root, entry.0.clone(), around) {
+                kept.push(entry);
+            }
             continue;
         }
-        furthest_end = furthest_end.max(Some(entry.0.end));
+        outer = Some(entry.0.clone());
         kept.push(entry);
     }
     // Anchors in order, to find a range's assertions by binary search (in `kept` order).
@@ -796,6 +802,32 @@ fn after_an_exit(root: tree_sitter::Node<'_>, node: tree_sitter::Node<'_>, sourc
     }
     false
 }
+
+/// Whether `range` lies in a function (a callback) that itself lies inside `around`.
+fn in_callback_within(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    around: &std::ops::Range<usize>,
+) -> bool {
+    let mut node = node_at(root, range);
+    // Bounded: a crafted file nests deeper than any real assertion does.
+    for _ in 0..MAX_CALLBACK_DEPTH {
+        let Some(current) = node else {
+            return false;
+        };
+        if current.start_byte() < around.start || current.end_byte() > around.end {
+            return false;
+        }
+        if is_function(current.kind()) {
+            return true;
+        }
+        node = current.parent();
+    }
+    false
+}
+
+/// Ancestors climbed from a nested assertion looking for the callback it sits in.
+const MAX_CALLBACK_DEPTH: usize = 64;
 
 fn is_function(kind: &str) -> bool {
     matches!(
