@@ -678,11 +678,11 @@ fn judge_across_files(
                 "{message}; it may live on as `{}` ({}:{}), which shares {}",
                 successor.print.key, successor.print.path, successor.print.line, successor.evidence
             );
-        } else if let Some((found, total)) = added_literals.returned(print) {
+        } else if let Some((found, total, what)) = added_literals.returned(print) {
             candidate.confidence = Confidence::Likely;
             candidate.message = format!(
-                "{message}; {found} of its {total} checked values reappear on lines the change \
-                 adds to tests (folded into a table or another test?)"
+                "{message}; {found} of its {total} {what} reappear on lines the change adds to \
+                 tests (folded into a table or another test?)"
             );
         }
     }

@@ -88,17 +88,23 @@ impl AddedLiterals {
 
     /// How many of `old`'s checked values come back, of how many, when at least two of them and
     /// two-thirds come back.
-    pub fn returned(&self, old: &TestPrint) -> Option<(usize, usize)> {
-        let total = old.checked.len();
+    pub fn returned(&self, old: &TestPrint) -> Option<(usize, usize, &'static str)> {
+        // Values handed to the check through variables (`let expected = 'order-0'` and then
+        // `check(input, candidate, expected)`) are the test's literals, not its check line's.
+        let (values, what) = if old.checked.len() >= MIN_CHECKED {
+            (&old.checked, "checked values")
+        } else {
+            (&old.literals, "literals")
+        };
+        let total = values.len();
         if total < MIN_CHECKED || self.literals.is_empty() {
             return None;
         }
-        let found = old
-            .checked
+        let found = values
             .iter()
             .filter(|literal| self.literals.contains(literal))
             .count();
-        (found >= MIN_CHECKED && found * 3 >= total * 2).then_some((found, total))
+        (found >= MIN_CHECKED && found * 3 >= total * 2).then_some((found, total, what))
     }
 }
 
