@@ -103,6 +103,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             .collect();
         // Self-identifying tokens first: they are what a capped line must not lose.
         hits.sort_by_key(|hit| (secrets::is_generic(hit.rule_id), hit.start));
+        // One value found by two patterns (an `Authorization` header and a credential
+        // variable) is one leak: the first, most specific, pattern names it.
+        let mut values_seen: Vec<&str> = Vec::new();
+        hits.retain(|hit| {
+            let secret = line.get(hit.start..hit.end).unwrap_or_default();
+            let seen = values_seen.contains(&secret);
+            values_seen.push(secret);
+            !seen
+        });
         for hit in hits.iter().take(MAX_FINDINGS_PER_LINE) {
             let secret = line.get(hit.start..hit.end).unwrap_or_default();
             push(out, number, hit.rule_id, hit.description, secret);
