@@ -222,6 +222,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     // A file rewritten wholesale for another harness (`nu!(..)` → `test().run(..)`): the old
     // harness's imports are gone, new ones came, and it gained about as many new tests and
     // rows as it lost. Its deleted tests were likely ported under new names.
+    let base_text = context.pair.base.text().unwrap_or_default();
     let switch = match (context.pair.base.text(), context.pair.head.text()) {
         (Some(before), Some(after)) => HarnessSwitch::of(before, after),
         _ => HarnessSwitch::default(),
@@ -382,9 +383,17 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 && ported_wholesale
                 // The test's own reads name the harness it used; a macro like `nu!` may also
                 // be written in head's strings (`"nu::shell::…"`), so any import gone will do.
+                // Only a test-support import is a harness: `WalkAction` from `./walk` is the
+                // product the tests exercised.
                 && let Some(old) = switch
                     .read_by(&test.body)
-                    .or_else(|| switch.first_gone())
+                    .filter(|name| from_test_support(base_text, name))
+                    .or_else(|| {
+                        switch
+                            .gone_imports()
+                            .into_iter()
+                            .find(|name| from_test_support(base_text, name))
+                    })
             {
                 candidate.confidence = crate::finding::Confidence::Likely;
                 candidate.message.push_str(&format!(
@@ -562,6 +571,27 @@ fn without_python_comment(line: &str) -> &str {
     }
     line
 }
+
+/// Whether base imports `name` from a test-support module (`use nu_test_support::nu;`,
+/// `from './utils/cli-test-helpers'`, `from tests.fixtures import client`).
+fn from_test_support(base: &str, name: &str) -> bool {
+    const SUPPORT: &[&str] = &["test", "support", "harness", "fixture", "helper", "mock"];
+    base.lines().take(MAX_IMPORT_LINES).any(|line| {
+        let trimmed = line.trim_start();
+        let importing = ["use ", "pub use ", "import ", "from ", "const "]
+            .iter()
+            .any(|keyword| trimmed.starts_with(keyword));
+        let lower = trimmed.to_lowercase();
+        importing
+            && trimmed
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                .any(|word| word == name)
+            && SUPPORT.iter().any(|word| lower.contains(word))
+    })
+}
+
+/// Lines of a file searched for an import: imports sit at its top.
+const MAX_IMPORT_LINES: usize = 2_000;
 
 /// Fewest tests a file must lose before a harness switch reads as a wholesale port: one test
 /// deleted while the file changes harness stays a deletion.

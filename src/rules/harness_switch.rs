@@ -71,9 +71,12 @@ impl HarnessSwitch {
         HarnessSwitch { gone }
     }
 
-    /// An import of the old harness (the first by name), if the file switched harness.
-    pub fn first_gone(&self) -> Option<&str> {
-        self.gone.values().min().map(String::as_str)
+    /// The imports of the old harness, by name.
+    pub fn gone_imports(&self) -> Vec<&str> {
+        let mut imports: Vec<&str> = self.gone.values().map(String::as_str).collect();
+        imports.sort_unstable();
+        imports.dedup();
+        imports
     }
 
     /// The import of the old harness whose output `text` reads (first by position).
