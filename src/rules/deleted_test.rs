@@ -249,13 +249,24 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     // A method counts with its body: a test moved up into a base keeps its code, and one
     // gutted on the way (`assert True`) is no move.
     if language == Language::Python {
+        // Keyed by the class that defines it (`Base › TestLinkExtractorBase › test_x` is
+        // `TestLinkExtractorBase › test_x`), as subclasses name their bases.
+        let separator = crate::query::KEY_SEPARATOR;
         out.facts
-            .extend(head.iter().filter(|test| test.is_test).map(|test| Fact {
-                side: Side::Head,
-                name: "method",
-                family,
-                key: method_key(&test.key, &test.body),
-                severity: Severity::Error,
+            .extend(head.iter().filter(|test| test.is_test).map(|test| {
+                let mut segments = test.key.rsplitn(3, separator);
+                let method = segments.next().unwrap_or_default();
+                let defined = match segments.next() {
+                    Some(class) => format!("{class}{separator}{method}"),
+                    None => method.to_string(),
+                };
+                Fact {
+                    side: Side::Head,
+                    name: "method",
+                    family,
+                    key: method_key(&defined, &test.body),
+                    severity: Severity::Error,
+                }
             }));
     }
     for class in &classes {
@@ -547,15 +558,16 @@ fn inherited_alternatives(
     out
 }
 
-/// The cross-file key of a test method with its (whitespace-free) body, Python comments
-/// dropped (a move may add a `# pylint: disable=..`, reported on its own).
+/// The cross-file key of a test method with its (whitespace-free) body, line breaks, the
+/// trailing commas a formatter adds when it wraps a call, and Python comments dropped: a move
+/// may rewrap a call or add a `# pylint: disable=..` (reported on its own).
 fn method_key(key: &str, body: &str) -> String {
-    let code: Vec<&str> = body.split('\n').map(without_python_comment).collect();
-    format!(
-        "{key}{}{}",
-        crate::query::KEY_SEPARATOR,
-        body_key(&code.join("\n"))
-    )
+    let code: String = body.split('\n').map(without_python_comment).collect();
+    let code = code
+        .replace(",)", ")")
+        .replace(",]", "]")
+        .replace(",}", "}");
+    format!("{key}{}{}", crate::query::KEY_SEPARATOR, body_key(&code))
 }
 
 /// A line up to its `#` comment, when the `#` stands outside any string.

@@ -361,7 +361,7 @@ fn function_node<'t>(root: Node<'t>, found: &QueryMatch, language: Language) -> 
 }
 
 /// Python functions whose placeholder body is the point: abstract methods, overloads, Protocol
-/// members, declarations under `if TYPE_CHECKING:`.
+/// and zope `Interface` members, declarations under `if TYPE_CHECKING:`.
 fn exempt(ancestors: &[Node<'_>], source: &str, language: Language) -> bool {
     if language != Language::Python {
         return false;
@@ -398,7 +398,11 @@ fn exempt(ancestors: &[Node<'_>], source: &str, language: Language) -> bool {
                     .child_by_field_name("superclasses")
                     .is_some_and(|bases| {
                         let bases = text(bases);
+                        // A zope `Interface` declares its methods the way a Protocol does.
                         bases.contains("Protocol")
+                            || bases
+                                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                                .any(|word| word == "Interface")
                     });
                 if protocol {
                     return true;
