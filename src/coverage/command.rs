@@ -625,9 +625,16 @@ fn presence(items: &mut Items, segments: &[Vec<&str>], cx: &Cx<'_>) {
         } else {
             continue;
         };
+        // One identity per language: `pytest --cov` rewritten as `coverage run -m pytest`
+        // (or tarpaulin as llvm-cov, nyc as c8) still measures the same run.
+        let family = match label {
+            "pytest --cov" | "coverage run" => "python",
+            "cargo tarpaulin" | "cargo llvm-cov" => "rust",
+            _ => "javascript",
+        };
         let item = Item::new(
             format!("ci coverage run `{label}` ({ctx})"),
-            format!("coverage run {label}"),
+            format!("coverage run {family}"),
             Kind::Presence,
             TVal::Present,
             line,
