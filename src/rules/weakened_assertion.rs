@@ -877,21 +877,7 @@ fn pair<'a>(
 /// `expect(subject).matchers(..)` split into the subject and the rest (`.toBe(1)`).
 fn expect_parts(norm: &str) -> Option<(&str, &str)> {
     let rest = norm.strip_prefix("await").unwrap_or(norm);
-    let rest = rest.strip_prefix("expect(")?;
-    let mut depth = 1usize;
-    for (index, c) in rest.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((&rest[..index], &rest[index + 1..]));
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    split_call(rest.strip_prefix("expect(")?)
 }
 
 /// Whether `other` (an assertion in the head test) checks everything the removed `part` did:
@@ -1061,6 +1047,11 @@ fn projected_value(projection: &str, written: &str) -> Option<String> {
 
 /// What follows the call whose arguments `rest` starts inside (after its `(`).
 fn after_call(rest: &str) -> Option<&str> {
+    split_call(rest).map(|(_, after)| after)
+}
+
+/// The arguments of the call whose `(` `rest` starts after, and what follows its `)`.
+fn split_call(rest: &str) -> Option<(&str, &str)> {
     let mut depth = 1usize;
     for (index, c) in rest.char_indices() {
         match c {
@@ -1068,7 +1059,7 @@ fn after_call(rest: &str) -> Option<&str> {
             ')' | ']' | '}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(&rest[index + 1..]);
+                    return Some((&rest[..index], &rest[index + 1..]));
                 }
             }
             _ => {}
