@@ -307,11 +307,33 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
             .or_insert_with(|| text.to_string());
     }
     let checking: Vec<usize> = (0..helpers.len()).filter(|i| helpers[*i].checks).collect();
-    // A call to a same-file helper counts as the helper's checks, followed below, not also as
-    // a check of its own: `self.assertQueryEqual(a, b)` inlined as `assert sorted(..) ==
-    // sorted(..)`, or moved to a module-level `_assert_query_equal(a, b)`, checks as much; one
-    // gutted to check nothing counts nothing.
-    let local: HashSet<&str> = helpers.iter().map(|helper| helper.name.as_str()).collect();
+    // A call to a same-file helper that the other side does not have counts as the helper's
+    // checks, followed below, not also as a check of its own: `self.assertQueryEqual(a, b)`
+    // inlined as `assert sorted(..) == sorted(..)`, or moved to a module-level
+    // `_assert_query_equal(a, b)`, checks as much; one gutted to check nothing counts nothing.
+    // A helper both sides have keeps its calls, whose arguments carry the expected values.
+    let other_side = match side {
+        Side::Base => Side::Head,
+        Side::Head => Side::Base,
+    };
+    let other_functions: HashSet<String> = context
+        .matches(other_side, "assertions")
+        .iter()
+        .filter(|item| item.property("kind") == Some("function"))
+        .map(|item| item.name.clone())
+        .collect();
+    let local: HashSet<&str> = helpers
+        .iter()
+        .map(|helper| helper.name.as_str())
+        .filter(|name| !other_functions.contains(*name))
+        .collect();
+    // Only while the call's arguments, its expected values, live on the other side: a helper
+    // inlined with an expected value the change deletes (`assert_paths(pg, independent_oracle())`
+    // → the paths the code under test resolves) lost a check.
+    let other_code: String = context
+        .side(other_side)
+        .map(|other| squash(other.text))
+        .unwrap_or_default();
     for test in tests {
         if out.by_test.contains_key(&test.key) {
             continue;
@@ -334,9 +356,10 @@ pub fn by_test(context: &FileContext<'_>, side: Side, tests: &[&Test]) -> Checks
                 gathered.follow(&helpers, index, uses, &mut vec![index]);
             }
         }
-        gathered
-            .assertions
-            .retain(|assertion| !calls_local_helper(&assertion.norm, &local));
+        gathered.assertions.retain(|assertion| {
+            !(calls_local_helper(&assertion.norm, &local)
+                && arguments_live_on(&assertion.norm, &other_code))
+        });
         let past_depth = gathered.cut.map(|(chain, reached)| PastDepth {
             chain: chain.iter().map(|i| helpers[*i].name.clone()).collect(),
             functions: reached.iter().fold(Default::default(), |mut map, i| {
@@ -371,6 +394,23 @@ fn calls_local_helper(norm: &str, local: &HashSet<&str>) -> bool {
         .find_map(|receiver| callee.strip_prefix(receiver))
         .unwrap_or(callee);
     !name.is_empty() && local.contains(name)
+}
+
+/// Whether every name and literal among a call's arguments is written in `other_code` (the
+/// other side's file, whitespace removed).
+fn arguments_live_on(norm: &str, other_code: &str) -> bool {
+    let Some((_, arguments)) = norm.split_once('(') else {
+        return true;
+    };
+    let literals = crate::rules::likeness::literals_of(arguments);
+    let names = arguments
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| word.len() >= 3 && !word.starts_with(|c: char| c.is_ascii_digit()))
+        .filter(|word| !matches!(*word, "self" | "cls" | "this" | "None" | "True" | "False"));
+    literals
+        .into_iter()
+        .chain(names)
+        .all(|piece| other_code.contains(piece))
 }
 
 /// A test's assertions gathered through its helpers, and where the gathering stopped short.
