@@ -32,6 +32,11 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
         line,
     };
     match (language, kind) {
+        // A helper named for membership (testfixtures' `log.check_present(..)`,
+        // `assert_contains(..)`) checks that something is among others, like `assert x in y`.
+        (_, "helper") if membership_helper(norm.split('(').next().unwrap_or_default()) => {
+            assertion.strength = 1;
+        }
         (_, "helper") => {}
         (_, "count") => {
             assertion.family = Family::Count;
@@ -311,6 +316,15 @@ fn python(norm: &str, raw: &str, kind: &str, assertion: &mut Assertion) {
             .or_else(|| keyword(norm, "places=").map(|places| 10f64.powf(-places)))
             .or(Some(1e-7));
     }
+}
+
+/// A helper whose name says it checks membership: `check_present`, `assert_contains`,
+/// `assert_in` (the last name of a dotted call).
+fn membership_helper(method: &str) -> bool {
+    let name = method.rsplit('.').next().unwrap_or(method);
+    ["_present", "_contains", "_in"]
+        .iter()
+        .any(|suffix| name.ends_with(suffix))
 }
 
 fn javascript(norm: &str, kind: &str, assertion: &mut Assertion) {
@@ -765,6 +779,15 @@ fn tolerance(norm: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn helpers_named_for_membership_check_membership() {
+        let strength = |text: &str| classify(text, "helper", Language::Python, 1).strength;
+        assert_eq!(strength("log.check_present((\"a\", \"INFO\", \"m\"))"), 1);
+        assert_eq!(strength("assert_contains(out, \"x\")"), 1);
+        assert_eq!(strength("assert_rows_equal(out, expected)"), 2);
+        assert_eq!(strength("self.check_invariants(model)"), 2);
+    }
 
     fn strength(text: &str, kind: &str, language: Language) -> u8 {
         classify(text, kind, language, 1).strength
