@@ -1393,6 +1393,16 @@ fn dereferences(other: &Assertion, part: &Assertion) -> bool {
             part.norm
                 .strip_prefix("self.assertIsNotNone(")
                 .and_then(|rest| rest.strip_suffix(')'))
+        })
+        // `assert crawler.stats` before `assert crawler.stats.get_value(..) == 1`: a None
+        // fails the later check too (the assert only narrowed the type for a checker).
+        .or_else(|| {
+            part.norm.strip_prefix("assert").filter(|rest| {
+                rest.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+                    && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                    && !rest.starts_with("not")
+            })
         });
     let Some(subject) = subject.filter(|subject| !subject.is_empty()) else {
         return false;
