@@ -34,7 +34,10 @@ pub fn classify(snippet: &str, kind: &str, language: Language, line: u32) -> Ass
     match (language, kind) {
         // A helper named for membership (testfixtures' `log.check_present(..)`,
         // `assert_contains(..)`) checks that something is among others, like `assert x in y`.
-        (_, "helper") if membership_helper(norm.split('(').next().unwrap_or_default()) => {
+        // (Python only: there `assert x in y` is the membership check it compares with.)
+        (Language::Python, "helper")
+            if membership_helper(norm.split('(').next().unwrap_or_default()) =>
+        {
             assertion.strength = 1;
         }
         (_, "helper") => {}
@@ -787,6 +790,9 @@ mod tests {
         assert_eq!(strength("assert_contains(out, \"x\")"), 1);
         assert_eq!(strength("assert_rows_equal(out, expected)"), 2);
         assert_eq!(strength("self.check_invariants(model)"), 2);
+        // In Rust `assert!(s.contains(x))` is no weaker check, so neither is the helper.
+        let rust = classify("assert_contains(\"x\", err)", "helper", Language::Rust, 1);
+        assert_eq!(rust.strength, 2);
     }
 
     fn strength(text: &str, kind: &str, language: Language) -> u8 {
