@@ -233,7 +233,28 @@ fn logical_line(items: &mut Items, line_text: &str, cx: &Cx<'_>) {
 fn push(items: &mut Items, mut item: Item, cx: &Cx<'_>, anchor: &str) {
     item.nonblocking = cx.reason.map(str::to_string);
     item.line = cx.line_of(anchor);
+    item.conditional = cx
+        .doc
+        .get(item.line.saturating_sub(1) as usize)
+        .is_some_and(|text| picked_by_expression(text, anchor));
     items.push(item);
+}
+
+/// Whether `anchor` stands inside a GitHub expression that chooses between values by the
+/// job's matrix entry only (`${{ matrix.coverage && 'a' || 'b --no-cov' }}`) on `text`: every
+/// pull request still runs the jobs that keep the setting. A choice by event, branch, input
+/// or variable (`github.event_name == 'pull_request' && '0'`) may pick the weaker value
+/// exactly where the gate runs, so it is not one.
+fn picked_by_expression(text: &str, anchor: &str) -> bool {
+    text.match_indices("${{").any(|(start, _)| {
+        let inside = &text[start..];
+        let inside = &inside[..inside.find("}}").unwrap_or(inside.len())];
+        let by_matrix_only = inside.contains("matrix.")
+            && ["github.", "env.", "inputs.", "vars.", "secrets.", "runner."]
+                .iter()
+                .all(|context| !inside.contains(context));
+        by_matrix_only && inside.contains("||") && !anchor.is_empty() && inside.contains(anchor)
+    })
 }
 
 /// Returns true when a threshold flag was found.

@@ -72,6 +72,10 @@ pub(crate) struct Item {
     pub default: Option<TVal>,
     /// Why this setting cannot fail the build even if coverage drops.
     pub nonblocking: Option<String>,
+    /// Written inside a GitHub expression that picks between values per job
+    /// (`${{ matrix.coverage && '-n auto' || '-n auto --no-cov' }}`): it holds in
+    /// some jobs only.
+    pub conditional: bool,
 }
 
 impl Item {
@@ -90,6 +94,7 @@ impl Item {
             line,
             default: None,
             nonblocking: None,
+            conditional: false,
         }
     }
 
@@ -236,6 +241,16 @@ struct Out {
 }
 
 fn out(item: &Item, severity: Severity, side_is_base: bool, message: String, removal: bool) -> Out {
+    // A setting some jobs keep and others drop weakens only part of the matrix: shown, and
+    // left to a reviewer.
+    let (severity, message) = if item.conditional && severity == Severity::Error {
+        (
+            Severity::Warning,
+            format!("{message}; only in the jobs a `${{{{ }}}}` expression picks it for"),
+        )
+    } else {
+        (severity, message)
+    };
     Out {
         key: item.key.clone(),
         removal,

@@ -780,6 +780,28 @@ fn python_cases() {
             Fires(E, "ci pytest --cov-fail-under (addopts) 85 → 50"),
         ),
         case(
+            "--no-cov picked per matrix entry is a warning",
+            ".github/workflows/tests.yml",
+            Some(
+                "jobs:\n  tests:\n    env:\n      PYTEST_ADDOPTS: -n auto\n    steps:\n      - run: tox\n",
+            ),
+            Some(
+                "jobs:\n  tests:\n    env:\n      PYTEST_ADDOPTS: ${{ matrix.coverage && '-n auto' || '-n auto --no-cov' }}\n    steps:\n      - run: tox\n",
+            ),
+            Fires(W, "only in the jobs"),
+        ),
+        case(
+            "--no-cov picked by the event stays an error",
+            ".github/workflows/tests.yml",
+            Some(
+                "jobs:\n  tests:\n    env:\n      PYTEST_ADDOPTS: -n auto\n    steps:\n      - run: tox\n",
+            ),
+            Some(
+                "jobs:\n  tests:\n    env:\n      PYTEST_ADDOPTS: ${{ github.event_name == 'push' && '-n auto' || '-n auto --no-cov' }}\n    steps:\n      - run: tox\n",
+            ),
+            Fires(E, "pytest --no-cov"),
+        ),
+        case(
             "pytest.ini --no-cov added",
             "pytest.ini",
             Some("[pytest]\naddopts = --cov=app\n"),
