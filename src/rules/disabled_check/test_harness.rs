@@ -95,7 +95,8 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
     // cleanup: that is how a test forks, not an exit of the run.
     let mut exempt_block: Option<usize> = None;
     let mut in_string = false;
-    for (index, line) in head.lines().enumerate() {
+    let lines: Vec<&str> = head.lines().collect();
+    for (index, line) in lines.iter().copied().enumerate() {
         let trimmed = line.trim();
         // Text inside a multi-line string (a script handed to `python -c`) is data.
         let was_in_string = in_string;
@@ -120,23 +121,108 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
             || !context.is_added_line(number)
             || base_lines.contains(trimmed)
             || trimmed.starts_with(['#', '/', '*'])
-            || !exits_with_success(trimmed)
+            || !exits_with_success(&without_string_contents(trimmed))
         {
             continue;
         }
+        let shown = crate::rules::markers::shorten(trimmed, 60);
+        // `def embed(..): raise SystemExit` inside a test, handed to the code under test
+        // (`monkeypatch.setattr(.., lambda shells: embed)`), stands in for a shell that exits;
+        // called by the test itself it would end the run.
+        let (severity, message) = match stand_in(&lines, index) {
+            Some(name) => (
+                Severity::Warning,
+                format!(
+                    "`{shown}` in `{name}`, a function defined inside a test and never called by \
+                     it: a stand-in for code that exits? Called, it would stop the runner"
+                ),
+            ),
+            None => (
+                Severity::Error,
+                format!(
+                    "the test harness now exits with success (`{shown}`): the runner stops and \
+                     reports no failures"
+                ),
+            ),
+        };
         push(
             out,
             Side::Head,
             number,
-            Severity::Error,
-            format!(
-                "the test harness now exits with success (`{}`): the runner stops and reports no failures",
-                crate::rules::markers::shorten(trimmed, 60)
-            ),
+            severity,
+            message,
             format!("harness-exit:{trimmed}"),
         );
     }
 }
+
+/// A Python line with the contents of its one-line string literals blanked: `p.sendline(
+/// "exit()")` types `exit()` into a spawned shell, it does not exit.
+fn without_string_contents(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match quote {
+            Some(open) if c == open => {
+                quote = None;
+                out.push(c);
+            }
+            Some(_) => out.push(' '),
+            None => {
+                if matches!(c, '"' | '\'' | '`') {
+                    quote = Some(c);
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The name of the function around line `index` when it is defined inside another function
+/// (a nested `def`) whose body never calls it by name: a fake handed to other code.
+fn stand_in<'t>(lines: &[&'t str], index: usize) -> Option<&'t str> {
+    let depth = indent(lines.get(index)?);
+    let mut enclosing: Vec<(usize, &str)> = Vec::new();
+    let mut floor = depth;
+    for line in lines[..index].iter().rev().take(MAX_LOOKBACK) {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let at = indent(line);
+        if at >= floor {
+            continue;
+        }
+        floor = at;
+        let def = trimmed
+            .strip_prefix("async def ")
+            .or_else(|| trimmed.strip_prefix("def "));
+        if let Some(name) = def.and_then(|rest| rest.split('(').next()) {
+            enclosing.push((at, name.trim()));
+        }
+        if at == 0 {
+            break;
+        }
+    }
+    let (&(inner_indent, inner), &(outer_indent, _)) = (enclosing.first()?, enclosing.get(1)?);
+    // The outer function's body after the nested one: does it call the fake itself?
+    let called = lines[index + 1..]
+        .iter()
+        .take(MAX_LOOKBACK)
+        .take_while(|line| line.trim().is_empty() || indent(line) > outer_indent)
+        .filter(|line| indent(line) <= inner_indent)
+        .any(|line| {
+            let trimmed = line.trim_start();
+            trimmed.starts_with(&format!("{inner}("))
+                || trimmed.contains(&format!(" {inner}("))
+                || trimmed.contains(&format!("={inner}("))
+        });
+    (!called).then_some(inner)
+}
+
+/// Lines looked at around an exit for the functions that enclose it.
+const MAX_LOOKBACK: usize = 2_000;
 
 /// Names assigned the result of `os.fork()` (`pid = os.fork()`).
 fn fork_variables(text: &str) -> Vec<&str> {
