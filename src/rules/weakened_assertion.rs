@@ -990,18 +990,20 @@ fn projected_list(exact: &Assertion) -> Option<(String, &str)> {
     projected_value(projection, &exact.first_line).map(|value| (value, expected))
 }
 
+/// A name or a dotted path (`items`, `self.rows`), not a literal or a call.
+fn plain_name(text: &str) -> bool {
+    !text.is_empty()
+        && !text.starts_with(|c: char| c.is_ascii_digit())
+        && text
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+}
+
 /// `dirs` in `[d.name for d in dirs]`, `sorted(dirs)`, `list(dirs)`, `[...items]`,
 /// `items.map(..)`, `rows.iter().map(..).collect::<Vec<_>>()`. A comprehension is read from
 /// the written text, whose spaces the whitespace-free form lost.
 fn projected_value(projection: &str, written: &str) -> Option<String> {
     static COMPREHENSION: OnceLock<Option<Regex>> = OnceLock::new();
-    let plain = |text: &str| {
-        !text.is_empty()
-            && !text.starts_with(|c: char| c.is_ascii_digit())
-            && text
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-    };
     let unwrapped = |text: &str| -> String {
         ["sorted(", "list(", "tuple(", "reversed("]
             .iter()
@@ -1013,7 +1015,7 @@ fn projected_value(projection: &str, written: &str) -> Option<String> {
         .strip_prefix("[...")
         .and_then(|rest| rest.strip_suffix(']'))
     {
-        return plain(spread).then(|| spread.to_string());
+        return plain_name(spread).then(|| spread.to_string());
     }
     if projection.starts_with('[') {
         let comprehension = COMPREHENSION.get_or_init(|| {
@@ -1024,10 +1026,10 @@ fn projected_value(projection: &str, written: &str) -> Option<String> {
         });
         let found = comprehension.as_ref()?.captures(written)?;
         let iterable = found.get(1).or_else(|| found.get(2))?.as_str();
-        return plain(iterable).then(|| iterable.to_string());
+        return plain_name(iterable).then(|| iterable.to_string());
     }
     let inner = unwrapped(projection);
-    if inner != projection && plain(&inner) {
+    if inner != projection && plain_name(&inner) {
         return Some(inner);
     }
     // The map is the last step (a `filter` or `slice` after it breaks one-to-one), before
@@ -1042,7 +1044,7 @@ fn projected_value(projection: &str, written: &str) -> Option<String> {
     } else {
         after.is_empty().then_some(root)?
     };
-    plain(root).then(|| root.to_string())
+    plain_name(root).then(|| root.to_string())
 }
 
 /// What follows the call whose arguments `rest` starts inside (after its `(`).
@@ -1254,13 +1256,6 @@ fn pins_named_value_of(whole: &Assertion, part: &Assertion) -> bool {
 /// (`assertparts==snapshot(..)`, `self.assertEqual(parts,..)`, `assert_eq!(parts,..)`, in
 /// their whitespace-free form).
 fn equality_sides(norm: &str) -> Option<(&str, &str)> {
-    let plain = |text: &str| {
-        !text.is_empty()
-            && !text.starts_with(|c: char| c.is_ascii_digit())
-            && text
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-    };
     const EQUALITY_CALLS: &[&str] = &[
         "assert_eq!(",
         "self.assertEqual(",
@@ -1287,9 +1282,9 @@ fn equality_sides(norm: &str) -> Option<(&str, &str)> {
             _ => return None,
         }
     };
-    if plain(left) && !right.is_empty() && right != left {
+    if plain_name(left) && !right.is_empty() && right != left {
         Some((left, right))
-    } else if plain(right) && !left.is_empty() && !plain(left) {
+    } else if plain_name(right) && !left.is_empty() && !plain_name(left) {
         Some((right, left))
     } else {
         None
