@@ -269,20 +269,23 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 }
             }));
     }
-    for class in &classes {
-        let pytest = context.collection.pytest(context.pair.path(), Side::Head);
-        let collected_class = pytest.collects_file()
-            && (pytest.collects_class(&class.name)
-                || class.bases.iter().any(|base| base == "TestCase"));
-        if collected_class {
-            out.facts.extend(class.bases.iter().map(|base| Fact {
-                side: Side::Head,
-                name: "inherits",
-                family,
-                key: base.clone(),
-                severity: Severity::Error,
-            }));
-        }
+    let pytest = context.collection.pytest(context.pair.path(), Side::Head);
+    let collected_classes: Vec<&inheritance::Class> = classes
+        .iter()
+        .filter(|class| {
+            pytest.collects_file()
+                && (pytest.collects_class(&class.name)
+                    || class.bases.iter().any(|base| base == "TestCase"))
+        })
+        .collect();
+    for class in &collected_classes {
+        out.facts.extend(class.bases.iter().map(|base| Fact {
+            side: Side::Head,
+            name: "inherits",
+            family,
+            key: base.clone(),
+            severity: Severity::Error,
+        }));
     }
     // Bodies of the tests this file reports as deleted, which its unchanged tests do not vouch
     // for (see the body facts below).
@@ -431,7 +434,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             } else {
                 Vec::new()
             };
-            also.extend(inherited_alternatives(test, &classes, &head));
+            also.extend(inherited_alternatives(test, &collected_classes, &head));
             // Only a test gone without a trace is looked for under other names elsewhere; one
             // that left the runner's collection is gone for certain.
             let print = plain.then(|| {
@@ -525,12 +528,12 @@ struct Missing {
 }
 
 /// Where a Python test method still runs through inheritance, as cross-file facts any of
-/// which keeps it: moved up into a base its class now inherits (`TestRequest(TestRequestBase)`
+/// which keeps it: moved up into a base its class, still collected, now inherits (`TestRequest(TestRequestBase)`
 /// with `TestRequestBase › test_init` defined in a changed file), or its class, moved out of
 /// the collected files, still inherited by a collected class.
 fn inherited_alternatives(
     test: &Test,
-    classes: &[inheritance::Class],
+    collected_classes: &[&inheritance::Class],
     head: &[Test],
 ) -> Vec<(FactRef, String)> {
     let separator = crate::query::KEY_SEPARATOR;
@@ -540,7 +543,9 @@ fn inherited_alternatives(
     if method.contains(separator) {
         return Vec::new();
     }
-    let mut out: Vec<(FactRef, String)> = classes
+    // Only a class the runner still collects runs what it inherits (`class _TestRequest(Base)`
+    // runs nothing).
+    let mut out: Vec<(FactRef, String)> = collected_classes
         .iter()
         .filter(|other| other.name == class)
         .flat_map(|other| &other.bases)

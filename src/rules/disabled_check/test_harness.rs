@@ -10,6 +10,7 @@
 use super::{Output, file_name, push};
 use crate::finding::{Severity, Side};
 use crate::rules::FileContext;
+use crate::rules::unsafe_operation::values::blank_literals;
 use regex::Regex;
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -121,7 +122,8 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
             || !context.is_added_line(number)
             || base_lines.contains(trimmed)
             || trimmed.starts_with(['#', '/', '*'])
-            || !exits_with_success(&without_string_contents(trimmed))
+            // `p.sendline("exit()")` types `exit()` into a spawned shell: text, not an exit.
+            || !exits_with_success(&blank_literals(trimmed))
         {
             continue;
         }
@@ -154,29 +156,6 @@ fn forced_exits(context: &FileContext<'_>, head: &str, out: &mut Output) {
             format!("harness-exit:{trimmed}"),
         );
     }
-}
-
-/// A Python line with the contents of its one-line string literals blanked: `p.sendline(
-/// "exit()")` types `exit()` into a spawned shell, it does not exit.
-fn without_string_contents(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    let mut quote: Option<char> = None;
-    for c in line.chars() {
-        match quote {
-            Some(open) if c == open => {
-                quote = None;
-                out.push(c);
-            }
-            Some(_) => out.push(' '),
-            None => {
-                if matches!(c, '"' | '\'' | '`') {
-                    quote = Some(c);
-                }
-                out.push(c);
-            }
-        }
-    }
-    out
 }
 
 /// The name of the function around line `index` when it is defined inside another function
