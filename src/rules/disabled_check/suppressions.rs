@@ -77,7 +77,11 @@ fn found_on<'m>(
     matches
         .iter()
         .enumerate()
-        .map(|(index, found)| {
+        .flat_map(|(index, found)| {
+            let source = text.get(found.byte_range.clone()).unwrap_or_default();
+            directive_pieces(language, source).map(move |piece| (index, found, piece))
+        })
+        .map(|(index, found, source)| {
             let start = found.byte_range.start;
             let line_start = text[..start.min(text.len())]
                 .rfind('\n')
@@ -99,7 +103,6 @@ fn found_on<'m>(
                 format!("code:{code}")
             };
             let inner = found.property("kind") == Some("inner");
-            let source = text.get(found.byte_range.clone()).unwrap_or_default();
             let statement = parsed
                 .filter(|_| index < statement::MAX_NAMED)
                 .and_then(|parsed| {
@@ -153,6 +156,27 @@ fn closed_later(mut judged: Judged, text: &str, end: usize) -> Judged {
         judged.severity = judged.severity.min(Severity::Warning);
     }
     judged
+}
+
+/// The directives of one comment, each judged on its own: a Python comment can hold several
+/// (`# type: ignore # noqa: B950`), and dropping one of them leaves the others as they were.
+/// Other languages' comments are one directive each.
+fn directive_pieces(language: Language, comment: &str) -> impl Iterator<Item = &str> {
+    let starts: Vec<usize> = match language {
+        Language::Python => comment.match_indices('#').map(|(at, _)| at).collect(),
+        _ => Vec::new(),
+    };
+    let whole = starts.len() <= 1;
+    let pieces: Vec<&str> = if whole {
+        vec![comment]
+    } else {
+        starts
+            .iter()
+            .zip(starts.iter().skip(1).chain([&comment.len()]))
+            .map(|(start, end)| comment[*start..*end].trim_end())
+            .collect()
+    };
+    pieces.into_iter()
 }
 
 fn judge(language: Language, text: &str, inner: bool) -> Option<Judged> {
@@ -472,11 +496,14 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 }
                 // Pyright honours `# type: ignore` too, as a blanket ignore: one swapped for
                 // a `# pyright: ignore` on the same statement silences no more for pyright
-                // (and mypy now checks the line). Shown, unless it is the same at both.
+                // (and mypy now checks the line). Shown, unless it is the same at both. Only
+                // where a `# type: ignore` went: one kept beside it is replaced by nothing.
                 None if judged.tool == "pyright"
-                    && found
-                        .places()
-                        .any(|place| base_by_place.contains_key(&format!("type|{place}"))) =>
+                    && found.places().any(|place| {
+                        let place = format!("type|{place}");
+                        let had = base_by_place.get(&place).map_or(0, |cover| cover.count);
+                        had > head_at_place.get(&place).copied().unwrap_or(0)
+                    }) =>
                 {
                     (
                         judged.severity.min(Severity::Warning),
