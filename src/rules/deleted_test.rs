@@ -944,6 +944,11 @@ fn judge_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Fate {
     }) {
         return Fate::Explained;
     }
+    // Split into several new tests, each holding some of its lines (`rejects invalid values`
+    // → `rejects NaN`, `rejects Infinity`, ..): every line of its body lives on.
+    if split_into_new_tests(test, fresh) {
+        return Fate::Explained;
+    }
     // The same name in another suite of this file (moved into `mod tests`, a `describe`
     // added around it): weakened-assertion compares the two.
     let base_keys: Vec<&str> = Vec::new();
@@ -993,6 +998,40 @@ fn judge_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Fate {
         format!("test `{name}` was deleted and does not reappear elsewhere")
     };
     Fate::Gone(message, true)
+}
+
+/// Whether every line of `test`'s body but its signature (those long enough to say
+/// something, as [`inventory::contains_body`] reads them) stands in one of the tests new in
+/// this file, spread over two of them or more: a test split into several.
+fn split_into_new_tests(test: &Test, fresh: &[Test]) -> bool {
+    // Bodies are squashed (no whitespace); so is the title in the signature line.
+    let title: String = test
+        .key
+        .rsplit(crate::query::KEY_SEPARATOR)
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    let lines: Vec<&str> = test
+        .body
+        .split('\n')
+        .filter(|line| line.len() >= 8 && (title.is_empty() || !line.contains(title.as_str())))
+        .collect();
+    if lines.len() < 2 {
+        return false;
+    }
+    let mut holders: Vec<usize> = Vec::new();
+    for line in lines {
+        let Some(holder) = fresh.iter().position(|other| {
+            other.collected() && other.body.split('\n').any(|kept| kept.contains(line))
+        }) else {
+            return false;
+        };
+        if !holders.contains(&holder) {
+            holders.push(holder);
+        }
+    }
+    holders.len() >= 2
 }
 
 /// Why a plain function is not a test, per language.
