@@ -176,6 +176,10 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         let existing_message = format!("{subject} is now {effect}");
         let new_message = match subject.strip_prefix("an untitled ") {
             Some(rest) => format!("a new untitled {rest} is added already {effect}"),
+            // "every test in this file" / "every test in `TestX`": the whole is new.
+            None if subject.starts_with("every test") => {
+                format!("{subject} is added already {effect}")
+            }
             None => format!("new {subject} is added already {effect}"),
         };
         let (severity, message) = if existed {
