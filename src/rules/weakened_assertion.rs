@@ -346,7 +346,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 split_into.len()
             )
         };
-        let judged = compare(&name, &before, after, context.removed(), &harness);
+        let test_lines = test.test_lines;
+        let lines_read_removed = base_text
+            .get(test.byte_range.clone())
+            .map(|body| removed_lines_read_removed(body, test_lines.0, context))
+            .unwrap_or_default();
+        let judged = compare(
+            &name,
+            &before,
+            after,
+            head_body,
+            context.removed(),
+            lines_read_removed,
+            &harness,
+        );
         let line = head_test.map_or(test.line, |other| other.line);
         if let Some(mut candidate) = judge_depth(judged, doubt.as_deref(), &name, line) {
             if let Some(helper) = delegated.first() {
@@ -447,23 +460,31 @@ fn only_checks_no_error(norm: &str) -> bool {
 }
 
 /// One report for several tests weakened by the same edit (a shared helper or ava macro lost an
-/// assertion): same place, same reasons. One edit is one finding, naming every test it touches.
+/// assertion): same place, same side, same strength. One edit is one finding, naming every test
+/// it touches and each distinct way it weakened them (tests calling the helper a different
+/// number of times read as different reasons, but the cause is the one line).
 fn merge_shared_reports(found: Vec<(String, Candidate)>) -> Vec<Candidate> {
-    let mut merged: Vec<(Vec<String>, String, Candidate)> = Vec::new();
+    let mut merged: Vec<(Vec<String>, Vec<String>, Candidate)> = Vec::new();
     for (label, candidate) in found {
         let reasons = candidate
             .message
             .strip_prefix(&format!("{label}: "))
             .unwrap_or(&candidate.message)
             .to_string();
-        match merged.iter_mut().find(|(_, other_reasons, other)| {
-            *other_reasons == reasons
-                && other.side == candidate.side
+        match merged.iter_mut().find(|(_, _, other)| {
+            other.side == candidate.side
                 && other.line == candidate.line
                 && other.severity == candidate.severity
+                && other.confidence == candidate.confidence
+                && other.moved == candidate.moved
         }) {
-            Some((labels, _, _)) => labels.push(label),
-            None => merged.push((vec![label], reasons, candidate)),
+            Some((labels, all_reasons, _)) => {
+                labels.push(label);
+                if !all_reasons.contains(&reasons) {
+                    all_reasons.push(reasons);
+                }
+            }
+            None => merged.push((vec![label], vec![reasons], candidate)),
         }
     }
     merged
@@ -483,6 +504,13 @@ fn merge_shared_reports(found: Vec<(String, Candidate)>) -> Vec<Candidate> {
                     .split_last()
                     .map_or((String::new(), &[][..]), |(l, r)| (l.clone(), r));
                 format!("{} and {last}", rest.join(", "))
+            };
+            let reasons = match reasons.len() {
+                1 => reasons[0].clone(),
+                _ => format!(
+                    "{} (in the first; the others lose checks at this line too)",
+                    reasons[0]
+                ),
             };
             Candidate {
                 message: format!("{shown} (through shared code): {reasons}"),
@@ -722,7 +750,9 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 &label,
                 &before,
                 &new.checks.assertions,
+                &new.text,
                 Removed::none(),
+                None,
                 &HarnessSwitch::default(),
             );
             if let Some(candidate) = judge_depth(judged, doubt.as_deref(), &label, new.test.line) {
@@ -1465,12 +1495,49 @@ fn raised_call(assertion: &Assertion) -> Option<String> {
     (call.contains('(') && !call.starts_with('{')).then(|| call.to_string())
 }
 
-/// What got weaker in one test, as one candidate.
-fn compare(
+/// The names a Python test binds the raised error to (`with pytest.raises(E) as info:`).
+fn raised_as_names(body: &str) -> Vec<String> {
+    static BOUND: OnceLock<Option<Regex>> = OnceLock::new();
+    let Some(bound) = BOUND
+        .get_or_init(|| Regex::new(r"\braises\((?:[^()]|\([^()]*\))*\)\s+as\s+([A-Za-z_]\w*)").ok())
+        .as_ref()
+    else {
+        return Vec::new();
+    };
+    bound
+        .captures_iter(body)
+        .filter_map(|found| found.get(1).map(|name| name.as_str().to_string()))
+        .collect()
+}
+
+/// The first removed production definition that a line the change removes from this base test
+/// reads (`render_plugins=[RapidocRenderPlugin(), ..]` when `RapidocRenderPlugin` goes): the
+/// test's code that exercised it had to go, and the checks removed beside it with it.
+fn removed_lines_read_removed<'r>(
+    body: &str,
+    first_line: u32,
+    context: &FileContext<'r>,
+) -> Option<(&'r str, &'r str)> {
+    let gone = context.removed();
+    if gone.is_empty() {
+        return None;
+    }
+    body.lines()
+        .zip(first_line..)
+        .filter(|(_, number)| context.pair.removed.contains(*number))
+        .find_map(|(line, _)| gone.read_by(line))
+}
+
+/// What got weaker in one test, as one candidate. `lines_read_removed`: what the test's
+/// removed lines read of the product the change removes (see [`removed_lines_read_removed`]),
+/// the evidence for checks removed that do not name it themselves.
+fn compare<'r>(
     label: &str,
     before: &[Assertion],
     after: &[Assertion],
-    gone: &Removed,
+    head_body: &str,
+    gone: &'r Removed,
+    lines_read_removed: Option<(&'r str, &'r str)>,
     harness: &HarnessSwitch,
 ) -> Option<Candidate> {
     // Assertions in a branch that never runs do not count (base ones did not either). A
@@ -1523,13 +1590,24 @@ fn compare(
     // `const error = await t.throwsAsync(fn); t.true(error.message.includes(..))`: the message
     // pinned by a separate check on the returned error instead of inside the raise check.
     // Also destructured: `const {message} = await t.throwsAsync(fn); t.true(message.includes(..))`.
-    let message_checked = added.iter().any(|a| {
-        a.family == Family::Check
-            && a.strength >= 1
-            && [".message", "(message.", "(message,", "(message)"]
-                .iter()
-                .any(|subject| a.norm.contains(subject))
-    });
+    // Python: `with pytest.raises(E) as info:` then `assert str(info.value) == ..` or
+    // `info.match(..)` in place of `match=`.
+    // (`ExceptionInfo.match` asserts; it is no assertion call the queries know, so it is
+    // looked for in the test's text.)
+    let raised_as = raised_as_names(head_body);
+    let message_checked = raised_as
+        .iter()
+        .any(|name| head_body.contains(&format!("{name}.match(")))
+        || added.iter().any(|a| {
+            a.family == Family::Check
+                && a.strength >= 1
+                && ([".message", "(message.", "(message,", "(message)"]
+                    .iter()
+                    .any(|subject| a.norm.contains(subject))
+                    || raised_as
+                        .iter()
+                        .any(|name| a.norm.contains(&format!("{name}.value"))))
+        });
     let (pairs, left_old, left_new) = pair(&removed, &added);
     for (old, new) in pairs {
         let weaker = match old.family {
@@ -1588,6 +1666,8 @@ fn compare(
         .iter()
         .filter(|a| a.family == Family::Raises && a.strength >= 2)
         .count();
+    // Whether what the removed checks went with is named only by lines removed beside them.
+    let mut read_by_lines_only = false;
     let mut unpaired: Vec<&Assertion> = left_old
         .into_iter()
         .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
@@ -1636,13 +1716,13 @@ fn compare(
         };
         reasons.insert(0, format!("{prefix}{}{more} removed", listed.join(", ")));
         let read: Vec<Option<(&str, &str)>> = unpaired.iter().map(|a| read_removed(a)).collect();
-        subjects.insert(
-            0,
-            read.iter()
-                .all(Option::is_some)
-                .then(|| read.first().copied().flatten())
-                .flatten(),
-        );
+        let read_by_checks = read
+            .iter()
+            .all(Option::is_some)
+            .then(|| read.first().copied().flatten())
+            .flatten();
+        read_by_lines_only = read_by_checks.is_none() && lines_read_removed.is_some();
+        subjects.insert(0, read_by_checks.or(lines_read_removed));
         base_line = unpaired.first().map(|a| a.line);
     }
     if reasons.is_empty() {
@@ -1693,7 +1773,12 @@ fn compare(
         && let Some(Some((name, path))) = subjects.first()
     {
         severity = Severity::Warning;
-        message.push_str(&gone.explain(name, path, "the removed checks read"));
+        let what = if read_by_lines_only {
+            "lines the test loses beside the removed checks read"
+        } else {
+            "the removed checks read"
+        };
+        message.push_str(&gone.explain(name, path, what));
     }
     let (side, line) = match (base_line, head_line) {
         (Some(line), _) => (Side::Base, line),
