@@ -233,9 +233,20 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             arrived.push(test);
         }
     }
+    // The checks of the tests new in this file, as written: a check removed from one test that
+    // stands in a new one moved there (a test split in two, one half renamed in place).
+    let mut in_new_tests: HashSet<String> = HashSet::new();
     if !departed.is_empty() || !arrived.is_empty() {
         let (departed, _) = with_assertions(context, Side::Base, &departed);
         let (arrived, functions) = with_assertions(context, Side::Head, &arrived);
+        in_new_tests.extend(arrived.iter().flat_map(|traveller| {
+            traveller
+                .checks
+                .assertions
+                .iter()
+                .filter(|assertion| assertion.strength > 0 && !assertion.dead)
+                .map(|assertion| assertion.norm.clone())
+        }));
         out.handoffs.push(Box::new(Travellers {
             family: language.family(),
             departed,
@@ -261,6 +272,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         })
         .collect();
     let base = assertions::by_test(context, Side::Base, &base_side);
+    // Only a check base wrote once in this file's tests names what it checks: boilerplate
+    // (`assert result.exit_code == 0`) in a new test says nothing about where one went.
+    let mut written: HashMap<&str, usize> = HashMap::new();
+    for checks in base.by_test.values() {
+        for assertion in &checks.assertions {
+            *written.entry(assertion.norm.as_str()).or_default() += 1;
+        }
+    }
+    in_new_tests.retain(|norm| written.get(norm.as_str()).is_some_and(|count| *count == 1));
     let head = assertions::by_test(context, Side::Head, &head_side);
     let head_text = context.side(Side::Head).map_or("", |side| side.text);
     let base_text = context.side(Side::Base).map_or("", |side| side.text);
@@ -356,6 +376,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             &before,
             after,
             head_body,
+            &in_new_tests,
             context.removed(),
             lines_read_removed,
             &harness,
@@ -751,6 +772,7 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 &before,
                 &new.checks.assertions,
                 &new.text,
+                &HashSet::new(),
                 Removed::none(),
                 None,
                 &HarnessSwitch::default(),
@@ -1536,6 +1558,7 @@ fn compare<'r>(
     before: &[Assertion],
     after: &[Assertion],
     head_body: &str,
+    in_new_tests: &HashSet<String>,
     gone: &'r Removed,
     lines_read_removed: Option<(&'r str, &'r str)>,
     harness: &HarnessSwitch,
@@ -1672,6 +1695,7 @@ fn compare<'r>(
         .into_iter()
         .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
         .filter(|a| !after.iter().any(|other| implied_by(other, a)))
+        .filter(|a| !in_new_tests.contains(&a.norm))
         .collect();
     // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
     // check is reported unless new checks read the error's message instead
