@@ -406,6 +406,10 @@ pub struct FilePair {
     /// names X by its hash, its quoted subject or its pull request number, and the revert takes
     /// out production code X added): that commit, and this file's text before it.
     pub reverted: Option<Box<Reverted>>,
+    /// For a tsconfig, the files its `extends` chain names (relative paths only), nearest
+    /// first, each with its text as head has it: a setting removed here falls back to theirs.
+    /// Empty when it extends nothing the repository holds, or the files could not be read.
+    pub extends: Vec<(String, String)>,
 }
 
 /// A commit the change reverts, as one file saw it.
@@ -447,6 +451,7 @@ impl FilePair {
             added,
             removed,
             reverted: None,
+            extends: Vec::new(),
         }
     }
 

@@ -102,6 +102,7 @@ pub fn change_set_of_trees(base_tree: Tree, head_tree: Tree) -> ChangeSet {
             runner_configs.push((path, text));
         }
     }
+    crate::rules::fill_tsconfig_extends(&mut files, |path| base_text(path)?.ok());
     workspace_files.extend(crate::workspace::read_declaring_files(
         &files,
         |name| match base_text(name) {

@@ -66,6 +66,17 @@ impl Git {
         Ok(())
     }
 
+    /// Fills each changed tsconfig's [`FilePair::extends`] (see
+    /// [`crate::rules::fill_tsconfig_extends`]) from base at `commit`.
+    pub(super) fn read_extended_tsconfigs(&self, commit: Oid, change: &mut ChangeSet) {
+        crate::rules::fill_tsconfig_extends(&mut change.files, |path| {
+            let bytes = self
+                .read_file_at(commit, path, MAX_FILE_BYTES as u64)
+                .ok()??;
+            String::from_utf8(bytes).ok()
+        });
+    }
+
     /// Base's JS/TS files (at most [`MAX_BASE_JS_FILES`]) and runner configurations below the
     /// root, `node_modules` left out.
     fn walk_js(&self, commit: Oid) -> Result<(Vec<String>, Vec<String>), GitError> {

@@ -625,6 +625,7 @@ impl Git {
             }
         });
         self.read_js_runner_configs(merge_base, &mut change)?;
+        self.read_extended_tsconfigs(merge_base, &mut change);
         let _related = crate::timings::span("phase", || "git: related tests".into());
         change.related_tests = self.related_tests(merge_base, &change.files)?;
         Ok((Some(base), change))

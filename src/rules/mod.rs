@@ -39,6 +39,7 @@ mod weakened_assertion;
 mod weakened_coverage;
 mod weakened_security;
 
+pub(crate) use disabled_check::fill_tsconfig_extends;
 pub use fitted::{RELATED_TEST_MAX_BYTES, related_tests};
 pub use gate_config_change::POLICY_PATH;
 pub(crate) use todo_stub::is_test_path;

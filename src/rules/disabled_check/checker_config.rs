@@ -5,6 +5,7 @@
 
 use super::config_text::{IniEntry, at, ini, js_settings, jsonc, toml, yaml};
 use super::{Output, file_name, locate, locate_key, push};
+use crate::changeset::FilePair;
 use crate::finding::{Confidence, Severity, Side};
 use crate::lang::Language;
 use crate::rules::{Candidate, Fact, FactRef, FileContext, Moved};
@@ -62,6 +63,97 @@ pub(super) fn is_eslint_config(path: &str) -> bool {
             .any(|dir| dir.starts_with("eslint-config") || dir.ends_with("eslint-config"))
 }
 
+/// Fills each changed tsconfig's [`FilePair::extends`]: the files its head's `extends` chain
+/// names by relative path, each as head has it (the change's own text when the change edits
+/// it, else `read_base`'s, which head then shares). A file that cannot be read ends the chain:
+/// what the rule cannot see, it does not assume.
+pub(crate) fn fill_tsconfig_extends(
+    files: &mut [FilePair],
+    read_base: impl Fn(&str) -> Option<String>,
+) {
+    const MAX_DEPTH: usize = 4;
+    let mut chains: Vec<(usize, Vec<(String, String)>)> = Vec::new();
+    {
+        let taken: BTreeSet<&str> = files
+            .iter()
+            .filter_map(|pair| pair.old_path.as_deref())
+            .collect();
+        let head_text = |path: &str| -> Option<String> {
+            if let Some(pair) = files
+                .iter()
+                .find(|pair| pair.new_path.as_deref() == Some(path))
+            {
+                return pair.head.text().map(str::to_string);
+            }
+            if taken.contains(path) {
+                return None; // deleted or renamed away by the change
+            }
+            read_base(path)
+        };
+        for (index, pair) in files.iter().enumerate() {
+            let (Some(path), Some(text)) = (pair.new_path.as_deref(), pair.head.text()) else {
+                continue;
+            };
+            if !is_tsconfig(path) {
+                continue;
+            }
+            let mut chain: Vec<(String, String)> = Vec::new();
+            let mut next = extended_path(path, text);
+            while let Some(target) = next.take() {
+                if chain.len() >= MAX_DEPTH || chain.iter().any(|(known, _)| *known == target) {
+                    break;
+                }
+                let Some(found) = head_text(&target) else {
+                    break;
+                };
+                next = extended_path(&target, &found);
+                chain.push((target, found));
+            }
+            if !chain.is_empty() {
+                chains.push((index, chain));
+            }
+        }
+    }
+    for (index, chain) in chains {
+        files[index].extends = chain;
+    }
+}
+
+fn is_tsconfig(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.starts_with("tsconfig") && name.ends_with(".json")
+}
+
+/// The repository path a tsconfig at `path` extends by a relative `extends` (its first, when
+/// it lists several), `.json` added when it names none; `None` for a package's preset.
+fn extended_path(path: &str, text: &str) -> Option<String> {
+    let value = jsonc(text)?;
+    let named = match value.get("extends")? {
+        Value::String(one) => one.clone(),
+        Value::Array(many) => many.first()?.as_str()?.to_string(),
+        _ => return None,
+    };
+    if !(named.starts_with("./") || named.starts_with("../")) {
+        return None;
+    }
+    let mut parts: Vec<&str> = path.split('/').collect();
+    parts.pop();
+    for part in named.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    let mut joined = parts.join("/");
+    if !joined.ends_with(".json") {
+        joined.push_str(".json");
+    }
+    Some(joined)
+}
+
 /// tsconfig flags whose `false` relaxes type checking; `strict` implies the first group.
 const STRICT_FAMILY: &[&str] = &[
     "noImplicitAny",
@@ -103,9 +195,18 @@ fn tsconfig(context: &FileContext<'_>, out: &mut Output, base: Option<&str>, hea
     // A setting removed while `extends` changed may now come from the extended file, which
     // this change does not show: only an explicit `false` counts then.
     let same_extends = base.get("extends") == head_value.get("extends");
+    // Or from the file it extends, unchanged: a setting removed as a duplicate of the root's
+    // (`"strict": true` in a package whose `extends` sets it) still applies.
+    let extended: Vec<Value> = context
+        .pair
+        .extends
+        .iter()
+        .filter_map(|(_, text)| jsonc(text))
+        .collect();
+    let inherited = |name: &str| extended.iter().find_map(|value| flag(value, name));
     let turned_off = |name: &str| match flag(&head_value, name) {
         Some(value) => !value,
-        None => same_extends,
+        None => same_extends && inherited(name) != Some(true),
     };
     if flag(&base, "strict") == Some(true) && turned_off("strict") {
         let line = locate_key(head, "strict", &context.pair.added);
@@ -700,5 +801,32 @@ fn cargo_lints(context: &FileContext<'_>, out: &mut Output, base: Option<&str>, 
             format!("lint `{short}` is allowed in Cargo.toml `[lints]` (was {was})"),
             format!("cargo-lints:{lint}"),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::extended_path;
+
+    #[test]
+    fn extends_resolves_relative_paths_and_leaves_presets_alone() {
+        let at = "packages/a/tsconfig.json";
+        assert_eq!(
+            extended_path(at, r#"{"extends": "../../tsconfig"}"#).as_deref(),
+            Some("tsconfig.json")
+        );
+        assert_eq!(
+            extended_path(at, r#"{"extends": ["./tsconfig.base.json", "x"]}"#).as_deref(),
+            Some("packages/a/tsconfig.base.json")
+        );
+        assert_eq!(
+            extended_path(at, r#"{"extends": "../../../up.json"}"#),
+            None
+        );
+        assert_eq!(
+            extended_path(at, r#"{"extends": "@tsconfig/node20"}"#),
+            None
+        );
+        assert_eq!(extended_path(at, r#"{"compilerOptions": {}}"#), None);
     }
 }

@@ -26,6 +26,7 @@ mod loops;
 mod matrix;
 mod runner_config;
 
+pub(crate) use checker_config::fill_tsconfig_extends;
 pub(crate) use config_text::{jsonc, unescape_js, yaml};
 pub(crate) use runner_config::{JEST_CONFIGS, VITEST_CONFIGS, pytest_settings};
 mod scripts;
