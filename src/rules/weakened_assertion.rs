@@ -10,7 +10,7 @@ use crate::finding::{Severity, Side};
 use crate::lang::Language;
 use crate::query::KEY_SEPARATOR;
 use regex::Regex;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 declare_rule! {
@@ -371,16 +371,26 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             .get(test.byte_range.clone())
             .map(|body| removed_lines_read_removed(body, test_lines.0, context))
             .unwrap_or_default();
-        let judged = compare(
-            &name,
-            &before,
-            after,
+        let helpers: BTreeSet<&str> = before
+            .iter()
+            .flat_map(|assertion| assertion.via.iter().map(String::as_str))
+            .collect();
+        let mut head_reads = head_body.to_string();
+        for helper in helpers {
+            if let Some(text) = head.functions.get(helper) {
+                head_reads.push('\n');
+                head_reads.push_str(text);
+            }
+        }
+        let evidence = Evidence {
             head_body,
-            &in_new_tests,
-            context.removed(),
+            head_reads: &head_reads,
+            in_new_tests: &in_new_tests,
+            gone: context.removed(),
             lines_read_removed,
-            &harness,
-        );
+            harness: &harness,
+        };
+        let judged = compare(&name, &before, after, &evidence);
         let line = head_test.map_or(test.line, |other| other.line);
         if let Some(mut candidate) = judge_depth(judged, doubt.as_deref(), &name, line) {
             if let Some(helper) = delegated.first() {
@@ -767,16 +777,17 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 old.checks.past_depth.as_ref(),
                 new.checks.past_depth.as_ref(),
             );
-            let judged = compare(
-                &label,
-                &before,
-                &new.checks.assertions,
-                &new.text,
-                &HashSet::new(),
-                Removed::none(),
-                None,
-                &HarnessSwitch::default(),
-            );
+            let no_new_tests = HashSet::new();
+            let harness = HarnessSwitch::default();
+            let evidence = Evidence {
+                head_body: &new.text,
+                head_reads: &new.text,
+                in_new_tests: &no_new_tests,
+                gone: Removed::none(),
+                lines_read_removed: None,
+                harness: &harness,
+            };
+            let judged = compare(&label, &before, &new.checks.assertions, &evidence);
             if let Some(candidate) = judge_depth(judged, doubt.as_deref(), &label, new.test.line) {
                 let index = if candidate.side == Side::Base {
                     *from
@@ -1464,6 +1475,40 @@ fn dereferences(other: &Assertion, part: &Assertion) -> bool {
     })
 }
 
+/// The value a bare Python truth check tests: `crawler.engine` of `assert crawler.engine`.
+fn narrowing_subject(assertion: &Assertion) -> Option<&str> {
+    if assertion.family != Family::Check || assertion.strength != 1 {
+        return None;
+    }
+    let tested = assertion.norm.strip_prefix("assert")?;
+    let tested = tested.strip_suffix("isnotNone").unwrap_or(tested);
+    Some(tested).filter(|rest| {
+        rest.contains('.')
+            && rest
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
+            && !rest.starts_with("not")
+    })
+}
+
+/// Whether `body` reads `subject` other than in a bare `assert subject`: passes it on, reads a
+/// field of it, returns it.
+fn reads_value(body: &str, subject: &str) -> bool {
+    body.match_indices(subject).any(|(index, _)| {
+        let before = body[..index].chars().next_back();
+        let after = body[index + subject.len()..].chars().next();
+        let whole = !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        let line_start = body[..index].rfind('\n').map_or(0, |at| at + 1);
+        let rest = &body[index + subject.len()..];
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        let bare_assert =
+            body[line_start..index].trim() == "assert" && rest[..line_end].trim().is_empty();
+        whole && !bare_assert
+    })
+}
+
 /// `expect(items[1]).toBeFalsy()` (or `toBeUndefined()`) is implied by a pinned length that
 /// leaves no element there: `expect(items.length).toEqual(1)`, `expect(items).toHaveLength(1)`.
 fn pins_length_beyond(other: &Assertion, part: &Assertion) -> bool {
@@ -1550,19 +1595,38 @@ fn removed_lines_read_removed<'r>(
         .find_map(|(line, _)| gone.read_by(line))
 }
 
-/// What got weaker in one test, as one candidate. `lines_read_removed`: what the test's
-/// removed lines read of the product the change removes (see [`removed_lines_read_removed`]),
-/// the evidence for checks removed that do not name it themselves.
-fn compare<'r>(
+/// What a test's head side and the rest of the change say about its removed checks.
+struct Evidence<'a, 'r> {
+    /// The head test's text.
+    head_body: &'a str,
+    /// The head test's text and that of the same-file helpers its base checks went through:
+    /// where the test still uses a value.
+    head_reads: &'a str,
+    /// The checks of the tests new in this file, as written (see [`check`]).
+    in_new_tests: &'a HashSet<String>,
+    /// What the change removes from the product.
+    gone: &'r Removed,
+    /// What the test's removed lines read of it (see [`removed_lines_read_removed`]), the
+    /// evidence for checks removed that do not name it themselves.
+    lines_read_removed: Option<(&'r str, &'r str)>,
+    harness: &'a HarnessSwitch,
+}
+
+/// What got weaker in one test, as one candidate.
+fn compare(
     label: &str,
     before: &[Assertion],
     after: &[Assertion],
-    head_body: &str,
-    in_new_tests: &HashSet<String>,
-    gone: &'r Removed,
-    lines_read_removed: Option<(&'r str, &'r str)>,
-    harness: &HarnessSwitch,
+    evidence: &Evidence<'_, '_>,
 ) -> Option<Candidate> {
+    let Evidence {
+        head_body,
+        head_reads,
+        in_new_tests,
+        gone,
+        lines_read_removed,
+        harness,
+    } = *evidence;
     // Assertions in a branch that never runs do not count (base ones did not either). A
     // known-failure `#[should_panic]` dropped is the test now expected to pass: stricter.
     let before: Vec<Assertion> = before
@@ -1713,6 +1777,13 @@ fn compare<'r>(
         && unpaired
             .iter()
             .all(|a| a.family == Family::Raises && a.norm.to_lowercase().contains("warn"));
+    // `assert crawler.engine` dropped before `status(crawler.engine)` the test still runs: a
+    // bare truth check on a value the test goes on to use is most often there to narrow a type
+    // for a checker (a None fails the use too), yet it did also check truthiness: a guess.
+    let only_narrowing = !unpaired.is_empty()
+        && unpaired
+            .iter()
+            .all(|a| narrowing_subject(a).is_some_and(|subject| reads_value(head_reads, subject)));
     if !unpaired.is_empty() {
         let listed: Vec<String> = unpaired
             .iter()
@@ -1781,12 +1852,18 @@ fn compare<'r>(
                 .collect::<Option<Vec<String>>>()
         })
         .flatten();
-    let mut severity = if (only_warnings || flipped.is_some()) && reasons.len() == 1 {
+    let mut severity = if (only_warnings || only_narrowing || flipped.is_some()) && reasons.len() == 1
+    {
         Severity::Warning
     } else {
         Severity::Error
     };
     let mut message = format!("{label}: {}", reasons.join("; "));
+    if only_narrowing && reasons.len() == 1 {
+        message.push_str(
+            "; the test still uses what each removed check tested (most likely an assert that only narrowed a type)",
+        );
+    }
     if let Some(first) = flipped.as_ref().and_then(|calls| calls.first()) {
         message.push_str(&format!(
             "; the test now expects `{}` to succeed with an exact value (a behaviour changed on purpose?)",
