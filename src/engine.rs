@@ -668,7 +668,14 @@ fn judge_across_files(
     {
         return None;
     }
-    if let Some((print, message)) = &moved.print {
+    if let Some((_, _, more)) = moved
+        .likely
+        .iter()
+        .find(|(other, key, _)| fact_for(*other, key).is_some())
+    {
+        candidate.confidence = Confidence::Likely;
+        candidate.message.push_str(more);
+    } else if let Some((print, message)) = &moved.print {
         if let Some(successor) = successors.successor(print) {
             if successor.likeness == likeness::Likeness::Same {
                 return None;

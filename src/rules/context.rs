@@ -91,6 +91,10 @@ pub struct Moved {
     /// among the new tests of every changed file ([`super::likeness`]), and the message's
     /// start should a plausible one be found (the engine names the successor after it).
     pub print: Option<(Box<super::likeness::TestPrint>, String)>,
+    /// Facts, each under its own key, that make the candidate `likely` rather than drop it,
+    /// with what to add to its message (deleted-test: a class still inherits a test of that
+    /// name, rewritten).
+    pub likely: Vec<(FactRef, String, String)>,
 }
 
 /// Names a kind of fact on one side of the change.

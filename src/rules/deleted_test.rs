@@ -268,6 +268,24 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     severity: Severity::Error,
                 }
             }));
+        // And by its checks alone: a test moved up into a base and restructured there (its
+        // checks wrapped in a setup closure) still runs under its name with the same checks.
+        out.facts
+            .extend(head.iter().filter(|test| test.is_test).map(|test| {
+                let mut segments = test.key.rsplitn(3, separator);
+                let method = segments.next().unwrap_or_default();
+                let defined = match segments.next() {
+                    Some(class) => format!("{class}{separator}{method}"),
+                    None => method.to_string(),
+                };
+                Fact {
+                    side: Side::Head,
+                    name: "method-checks",
+                    family,
+                    key: checks_key(&defined, &test.body),
+                    severity: Severity::Error,
+                }
+            }));
     }
     let pytest = context.collection.pytest(context.pair.path(), Side::Head);
     let collected_classes: Vec<&inheritance::Class> = classes
@@ -435,6 +453,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Vec::new()
             };
             also.extend(inherited_alternatives(test, &collected_classes, &head));
+            let likely = inherited_by_name(test, &collected_classes);
             // Only a test gone without a trace is looked for under other names elsewhere; one
             // that left the runner's collection is gone for certain.
             let print = plain.then(|| {
@@ -461,6 +480,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     existed: None,
                     also,
                     print,
+                    likely,
                 }),
                 ..candidate
             });
@@ -561,6 +581,65 @@ fn inherited_alternatives(
         out.push((FactRef::head("inherits"), class.to_string()));
     }
     out
+}
+
+/// A Python test method whose class, still collected, now inherits a test of the same name
+/// from a base (a changed file defines `Base › test_x`) whose code differs but whose checks
+/// are the same lines: it still runs, restructured; a likely finding for a reviewer to compare.
+/// One gutted on the way, or with checks added or dropped, is no such test.
+fn inherited_by_name(
+    test: &Test,
+    collected_classes: &[&inheritance::Class],
+) -> Vec<(FactRef, String, String)> {
+    let separator = crate::query::KEY_SEPARATOR;
+    let Some((class, method)) = test.key.split_once(separator) else {
+        return Vec::new();
+    };
+    if method.contains(separator) || check_lines(&test.body).is_empty() {
+        return Vec::new();
+    }
+    collected_classes
+        .iter()
+        .filter(|other| other.name == class)
+        .flat_map(|other| &other.bases)
+        .map(|base| {
+            (
+                FactRef::head("method-checks"),
+                checks_key(&format!("{base}{separator}{method}"), &test.body),
+                format!(
+                    "; yet `{class}` now inherits a `{method}` from `{base}`, where it was rewritten: compare the two"
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A test method's checks: the lines of its (whitespace-free) body that assert, each once,
+/// in order.
+fn check_lines(body: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = body
+        .split('\n')
+        .map(without_python_comment)
+        .filter(|line| {
+            line.starts_with("assert")
+                || line.starts_with("self.assert")
+                || line.starts_with("self.fail")
+                || line.contains("pytest.raises(")
+                || line.contains("pytest.warns(")
+        })
+        .collect();
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
+/// The cross-file key of a test method by its checks alone (see [`check_lines`]).
+fn checks_key(key: &str, body: &str) -> String {
+    format!(
+        "{key}{}{}",
+        crate::query::KEY_SEPARATOR,
+        body_key(&check_lines(body).join("\n"))
+    )
 }
 
 /// The cross-file key of a test method with its (whitespace-free) body, line breaks, the

@@ -137,6 +137,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 existed: None,
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
             }),
             confidence: crate::finding::Confidence::Certain,
         });

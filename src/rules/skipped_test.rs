@@ -203,6 +203,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 existed: Some((FactRef::base("test"), judged.severity, existing_message)),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
             }),
             confidence: crate::finding::Confidence::Certain,
         });

@@ -216,6 +216,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     existed: None,
                     also: Vec::new(),
                     print: None,
+                    likely: Vec::new(),
                 }
             } else {
                 Moved {
@@ -225,6 +226,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                     existed: None,
                     also: Vec::new(),
                     print: None,
+                    likely: Vec::new(),
                 }
             };
             out.candidates.push(Candidate {

@@ -448,6 +448,7 @@ fn lint_rules(
                 already: FactRef::head(RULE_ON),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: Confidence::Certain,

@@ -380,6 +380,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: FactRef::base(EXCLUDED),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: Confidence::Certain,

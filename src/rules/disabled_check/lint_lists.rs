@@ -141,6 +141,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: FactRef::base(IGNORED),
                 also: vec![(FactRef::base(IGNORED), format!("{tool}:global:{code}"))],
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: Confidence::Certain,

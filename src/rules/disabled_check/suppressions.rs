@@ -529,6 +529,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: FactRef::base(LEFT),
                 also,
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: crate::finding::Confidence::Certain,

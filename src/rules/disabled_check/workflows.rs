@@ -464,6 +464,7 @@ fn removed(out: &mut Output, line: u32, message: String, tool: &str, gating: boo
             already: crate::rules::FactRef::head(CI_RUNS),
             also: Vec::new(),
             print: None,
+            likely: Vec::new(),
             existed: None,
         }),
         confidence: crate::finding::Confidence::Certain,

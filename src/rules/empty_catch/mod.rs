@@ -181,6 +181,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 already: crate::rules::FactRef::base(SWALLOWED),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: crate::finding::Confidence::Certain,

@@ -140,6 +140,7 @@ pub fn report(
                 already: FactRef::base(WEAKENED),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: Confidence::Certain,

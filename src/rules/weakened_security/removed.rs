@@ -153,6 +153,7 @@ pub fn report(
                 already: FactRef::head(INSTALLED),
                 also: Vec::new(),
                 print: None,
+                likely: Vec::new(),
                 existed: None,
             }),
             confidence: Confidence::Certain,
