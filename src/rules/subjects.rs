@@ -16,7 +16,7 @@
 use crate::changeset::FilePair;
 use crate::lang::Language;
 use regex::Regex;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 /// Names shorter than this are too generic to say what a test exercised.
@@ -183,6 +183,8 @@ pub struct Removed {
     /// Classes whose constructor with parameters the change removes (head's class takes none),
     /// each with its path: `new Node('get', handler)` exercised what went.
     constructors: HashMap<String, String>,
+    /// The names in `names` that the product imported from a package and no longer does.
+    imported: HashSet<String>,
 }
 
 /// A name the change's production lines read less often: where it was first removed, and on
@@ -208,6 +210,7 @@ impl Removed {
         let mut texts: HashMap<String, String> = HashMap::new();
         let mut uses: HashMap<String, Thinned> = HashMap::new();
         let mut constructors: HashMap<String, String> = HashMap::new();
+        let mut imported: HashSet<String> = HashSet::new();
         for pair in pairs {
             let Some(language) = source_language(pair.path()) else {
                 continue;
@@ -234,6 +237,12 @@ impl Removed {
                     removed
                         .entry(name.to_string())
                         .or_insert_with(|| path.to_string());
+                }
+                for name in external_imports(text) {
+                    if !removed.contains_key(name) {
+                        removed.insert(name.to_string(), path.to_string());
+                        imported.insert(name.to_string());
+                    }
                 }
                 if let Some(class) =
                     removed_constructor(text, base, &starts, line, pair.head.text())
@@ -369,6 +378,7 @@ impl Removed {
             texts,
             thinned: uses,
             constructors,
+            imported,
         }
     }
 
@@ -427,6 +437,9 @@ impl Removed {
                     "; the change also removes the constructor of `{name}` that took arguments ({path}), which {what}"
                 )
             }
+            None if self.imported.contains(name) => format!(
+                "; the change's production code stops importing `{name}` ({path}), which {what}"
+            ),
             None => format!("; the change also removes `{name}` ({path}), which {what}"),
         }
     }
@@ -598,6 +611,34 @@ fn definitions(line: &str) -> impl Iterator<Item = &str> {
         .filter_map(|captures| captures.get(1))
         .map(|name| name.as_str())
         .filter(|name| distinctive(name))
+}
+
+/// The names a JavaScript/TypeScript line imports from a package (`import type { Config,
+/// Connection } from '@planetscale/database'`, `const { Client } = require('pg')`): a product
+/// that stops importing one stops supporting it, as if it had defined it. Relative and aliased
+/// paths (`./x`, `~/x`, `@/x`, `#x`) import the project's own code, defined elsewhere.
+fn external_imports(line: &str) -> impl Iterator<Item = &str> {
+    static IMPORT: OnceLock<Option<Regex>> = OnceLock::new();
+    let found = IMPORT
+        .get_or_init(|| {
+            Regex::new(
+                r#"^\s*(?:import\s+(?:type\s+)?\{([^}]*)\}\s*from|(?:const|let|var)\s+\{([^}]*)\}\s*=\s*require\()\s*['"]([^'"]+)['"]"#,
+            )
+            .ok()
+        })
+        .as_ref()
+        .and_then(|pattern| pattern.captures(line));
+    let names = found.and_then(|captures| {
+        let source = captures.get(3)?.as_str();
+        let own = source.starts_with(['.', '~', '#', '/']) || source.starts_with("@/");
+        (!own).then(|| captures.get(1).or_else(|| captures.get(2)))?
+    });
+    names
+        .map(|names| names.as_str())
+        .unwrap_or_default()
+        .split(',')
+        .flat_map(|name| name.split([' ', ':']).filter(|part| !part.is_empty()))
+        .filter(|name| *name != "as" && *name != "type" && distinctive(name))
 }
 
 /// A name specific enough to say what a test exercised.
