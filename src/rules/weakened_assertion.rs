@@ -1852,12 +1852,12 @@ fn compare(
                 .collect::<Option<Vec<String>>>()
         })
         .flatten();
-    let mut severity = if (only_warnings || only_narrowing || flipped.is_some()) && reasons.len() == 1
-    {
-        Severity::Warning
-    } else {
-        Severity::Error
-    };
+    let mut severity =
+        if (only_warnings || only_narrowing || flipped.is_some()) && reasons.len() == 1 {
+            Severity::Warning
+        } else {
+            Severity::Error
+        };
     let mut message = format!("{label}: {}", reasons.join("; "));
     if only_narrowing && reasons.len() == 1 {
         message.push_str(
