@@ -1784,6 +1784,31 @@ fn compare(
         && unpaired
             .iter()
             .all(|a| narrowing_subject(a).is_some_and(|subject| reads_value(head_reads, subject)));
+    // `toHaveLength(1)` and `toContain('..')` checks replaced by a new snapshot of the output
+    // (`toMatchInlineSnapshot`, insta's `assert_snapshot!`, inline-snapshot's `snapshot()`):
+    // most likely stronger, but what the snapshot pins is today's output, for a human to read.
+    // Only checks of parts (containment, length, truth): an exact value swapped for a snapshot
+    // of whatever the code prints now is how a failing expectation gets blessed.
+    let into_snapshot = !unpaired.is_empty()
+        && unpaired.iter().all(|a| {
+            [
+                ".toBe(",
+                ".toEqual(",
+                ".toStrictEqual(",
+                "assert_eq!(",
+                "==",
+                ".is(",
+                ".deepEqual(",
+            ]
+            .iter()
+            .all(|exact| !a.norm.contains(exact))
+        })
+        && added.iter().any(|a| {
+            a.strength >= 1
+                && ["Snapshot(", "_snapshot!(", "==snapshot("]
+                    .iter()
+                    .any(|call| a.norm.contains(call))
+        });
     if !unpaired.is_empty() {
         let listed: Vec<String> = unpaired
             .iter()
@@ -1859,6 +1884,12 @@ fn compare(
             Severity::Error
         };
     let mut message = format!("{label}: {}", reasons.join("; "));
+    if into_snapshot && reasons.len() == 1 {
+        severity = Severity::Warning;
+        message.push_str(
+            "; the test now pins the output with a new snapshot instead (read what it pins)",
+        );
+    }
     if only_narrowing && reasons.len() == 1 {
         message.push_str(
             "; the test still uses what each removed check tested (most likely an assert that only narrowed a type)",
