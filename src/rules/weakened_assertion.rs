@@ -1492,6 +1492,27 @@ fn narrowing_subject(assertion: &Assertion) -> Option<&str> {
     })
 }
 
+/// The call a Python check compares with `None`: `mw.scheduled(request)` of
+/// `assert mw.scheduled(request) is None` (whitespace squashed, as in `norm`).
+fn none_checked_call(assertion: &Assertion) -> Option<&str> {
+    if assertion.family != Family::Check {
+        return None;
+    }
+    let call = assertion
+        .norm
+        .strip_prefix("assert")?
+        .strip_suffix("isNone")?;
+    (call.ends_with(')') && call.contains('(') && !call.starts_with("not")).then_some(call)
+}
+
+/// Whether `squashed` (a test's text, whitespace removed) makes the call `call` other than
+/// inside an `assert`.
+fn still_called(squashed: &str, call: &str) -> bool {
+    squashed
+        .match_indices(call)
+        .any(|(index, _)| !squashed[..index].ends_with("assert"))
+}
+
 /// Whether `body` reads `subject` other than in a bare `assert subject`: passes it on, reads a
 /// field of it, returns it.
 fn reads_value(body: &str, subject: &str) -> bool {
@@ -1780,10 +1801,14 @@ fn compare(
     // `assert crawler.engine` dropped before `status(crawler.engine)` the test still runs: a
     // bare truth check on a value the test goes on to use is most often there to narrow a type
     // for a checker (a None fails the use too), yet it did also check truthiness: a guess.
+    // Or `assert mw.request_scheduled(request) is None` left as the bare call: it still runs
+    // (and fails the test by raising); only its `None` result is no longer compared.
+    let squashed_reads: String = head_reads.split_whitespace().collect();
     let only_narrowing = !unpaired.is_empty()
-        && unpaired
-            .iter()
-            .all(|a| narrowing_subject(a).is_some_and(|subject| reads_value(head_reads, subject)));
+        && unpaired.iter().all(|a| {
+            narrowing_subject(a).is_some_and(|subject| reads_value(head_reads, subject))
+                || none_checked_call(a).is_some_and(|call| still_called(&squashed_reads, call))
+        });
     // `toHaveLength(1)` and `toContain('..')` checks replaced by a new snapshot of the output
     // (`toMatchInlineSnapshot`, insta's `assert_snapshot!`, inline-snapshot's `snapshot()`):
     // most likely stronger, but what the snapshot pins is today's output, for a human to read.
@@ -1892,7 +1917,7 @@ fn compare(
     }
     if only_narrowing && reasons.len() == 1 {
         message.push_str(
-            "; the test still uses what each removed check tested (most likely an assert that only narrowed a type)",
+            "; the test still uses what each removed check tested (most likely an assert that only narrowed a type, or compared a call's `None` result)",
         );
     }
     if let Some(first) = flipped.as_ref().and_then(|calls| calls.first()) {
