@@ -251,41 +251,29 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Python {
         // Keyed by the class that defines it (`Base › TestLinkExtractorBase › test_x` is
         // `TestLinkExtractorBase › test_x`), as subclasses name their bases.
-        let separator = crate::query::KEY_SEPARATOR;
-        out.facts
-            .extend(head.iter().filter(|test| test.is_test).map(|test| {
-                let mut segments = test.key.rsplitn(3, separator);
-                let method = segments.next().unwrap_or_default();
-                let defined = match segments.next() {
-                    Some(class) => format!("{class}{separator}{method}"),
-                    None => method.to_string(),
-                };
-                Fact {
-                    side: Side::Head,
-                    name: "method",
-                    family,
-                    key: method_key(&defined, &test.body),
-                    severity: Severity::Error,
-                }
-            }));
         // And by its checks alone: a test moved up into a base and restructured there (its
         // checks wrapped in a setup closure) still runs under its name with the same checks.
-        out.facts
-            .extend(head.iter().filter(|test| test.is_test).map(|test| {
-                let mut segments = test.key.rsplitn(3, separator);
-                let method = segments.next().unwrap_or_default();
-                let defined = match segments.next() {
-                    Some(class) => format!("{class}{separator}{method}"),
-                    None => method.to_string(),
-                };
-                Fact {
+        let separator = crate::query::KEY_SEPARATOR;
+        for test in head.iter().filter(|test| test.is_test) {
+            let mut segments = test.key.rsplitn(3, separator);
+            let method = segments.next().unwrap_or_default();
+            let defined = match segments.next() {
+                Some(class) => format!("{class}{separator}{method}"),
+                None => method.to_string(),
+            };
+            for (name, key) in [
+                ("method", method_key(&defined, &test.body)),
+                ("method-checks", checks_key(&defined, &test.body)),
+            ] {
+                out.facts.push(Fact {
                     side: Side::Head,
-                    name: "method-checks",
+                    name,
                     family,
-                    key: checks_key(&defined, &test.body),
+                    key,
                     severity: Severity::Error,
-                }
-            }));
+                });
+            }
+        }
     }
     let pytest = context.collection.pytest(context.pair.path(), Side::Head);
     let collected_classes: Vec<&inheritance::Class> = classes
