@@ -1492,6 +1492,16 @@ fn narrowing_subject(assertion: &Assertion) -> Option<&str> {
     })
 }
 
+/// Whether a quoted part of `check` (ten characters or more) stands in one of `patterns`, the
+/// `match=` raise checks a test gained, their escapes dropped.
+fn matched_now(check: &Assertion, patterns: &[String]) -> bool {
+    !patterns.is_empty()
+        && crate::rules::likeness::literals_of(&check.norm)
+            .into_iter()
+            .filter(|literal| literal.chars().count() >= 10)
+            .any(|literal| patterns.iter().any(|pattern| pattern.contains(literal)))
+}
+
 /// The call a Python check compares with `None`: `mw.scheduled(request)` of
 /// `assert mw.scheduled(request) is None` (whitespace squashed, as in `norm`).
 fn none_checked_call(assertion: &Assertion) -> Option<&str> {
@@ -1776,11 +1786,19 @@ fn compare(
         .count();
     // Whether what the removed checks went with is named only by lines removed beside them.
     let mut read_by_lines_only = false;
+    let new_matches: Vec<String> = added
+        .iter()
+        .filter(|a| a.family == Family::Raises && a.norm.contains("match="))
+        .map(|a| a.norm.replace('\\', ""))
+        .collect();
     let mut unpaired: Vec<&Assertion> = left_old
         .into_iter()
         .filter(|a| a.strength > 0 && !(raise_checks > 0 && about_errors(a)))
         .filter(|a| !after.iter().any(|other| implied_by(other, a)))
         .filter(|a| !in_new_tests.contains(&a.norm))
+        // `assert str(w[0].message) == ".."` folded into a new `pytest.warns(W, match=..)`
+        // whose pattern holds the message.
+        .filter(|a| !(a.norm.contains(".message") && matched_now(a, &new_matches)))
         .collect();
     // A check replaced by an unrelated check keeps the count: not a removal. A dropped raise
     // check is reported unless new checks read the error's message instead
