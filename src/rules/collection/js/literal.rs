@@ -359,7 +359,11 @@ impl<'t> Reader<'t, '_> {
                     None => Literal::Unknown,
                 }
             }
-            "call_expression" => self.call(node, depth),
+            // `...require('../../jest/jest.config.shared')`, spread without a binding.
+            "call_expression" => match self.required(node) {
+                Some(specifier) => (self.resolve)(&specifier).unwrap_or(Literal::Unknown),
+                None => self.call(node, depth),
+            },
             _ => Literal::Unknown,
         }
     }
