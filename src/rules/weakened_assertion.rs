@@ -1927,6 +1927,17 @@ fn compare(
             Severity::Error
         };
     let mut message = format!("{label}: {}", reasons.join("; "));
+    // `expect(true).toBe(true)` added to a test that checked nothing before (to please a
+    // lint such as jest/expect-expect): nothing got weaker; the test checks nothing, as before.
+    let placeholder_only = was == 0
+        && unpaired.is_empty()
+        && reasons
+            .iter()
+            .all(|reason| reason.starts_with("trivially true"));
+    if placeholder_only {
+        severity = Severity::Note;
+        message.push_str(" to a test that had no checks before (a placeholder for a lint?)");
+    }
     if into_snapshot && reasons.len() == 1 {
         severity = Severity::Warning;
         message.push_str(
