@@ -1769,7 +1769,10 @@ fn compare(
             head_line.get_or_insert(new.line);
         }
     }
-    for new in left_new.iter().filter(|a| a.strength == 0) {
+    // Under `t.plan(n)` or `expect.assertions(n)` a `t.assert.ok(true)` marks that a callback
+    // ran: the plan counts it, so it checks something.
+    let planned = after.iter().any(|a| a.family == Family::Count);
+    for new in left_new.iter().filter(|a| a.strength == 0 && !planned) {
         subjects.push(None);
         reasons.push(format!("trivially true `{}` added", new.shown()));
         head_line.get_or_insert(new.line);
