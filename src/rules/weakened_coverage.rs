@@ -60,11 +60,22 @@ declare_rule! {
     }
 }
 
-/// Exclusion pragmas on added lines of any text file.
+/// Prose and tables: a pragma there is quoted, not obeyed.
+const PROSE: &[&str] = &["md", "markdown", "rst", "adoc", "txt", "tsv", "csv"];
+
+/// Exclusion pragmas on added lines of any text file but prose and tables.
 fn pragmas(context: &FileContext<'_>, out: &mut Output) {
     let Some(head) = context.side(Side::Head) else {
         return;
     };
+    let extension = context
+        .pair
+        .path()
+        .rsplit_once('.')
+        .map_or("", |(_, extension)| extension);
+    if PROSE.contains(&extension.to_ascii_lowercase().as_str()) {
+        return;
+    }
     if context.pair.added.is_empty() {
         return;
     }
