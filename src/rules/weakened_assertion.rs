@@ -272,15 +272,17 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         })
         .collect();
     let base = assertions::by_test(context, Side::Base, &base_side);
-    // Only a check base wrote once in this file's tests names what it checks: boilerplate
+    // Only a check the paired base tests write once names what it checks: boilerplate
     // (`assert result.exit_code == 0`) in a new test says nothing about where one went.
-    let mut written: HashMap<&str, usize> = HashMap::new();
-    for checks in base.by_test.values() {
-        for assertion in &checks.assertions {
-            *written.entry(assertion.norm.as_str()).or_default() += 1;
+    if !in_new_tests.is_empty() {
+        let mut written: HashMap<&str, usize> = HashMap::new();
+        for checks in base.by_test.values() {
+            for assertion in &checks.assertions {
+                *written.entry(assertion.norm.as_str()).or_default() += 1;
+            }
         }
+        in_new_tests.retain(|norm| written.get(norm.as_str()).is_some_and(|count| *count == 1));
     }
-    in_new_tests.retain(|norm| written.get(norm.as_str()).is_some_and(|count| *count == 1));
     let head = assertions::by_test(context, Side::Head, &head_side);
     let head_text = context.side(Side::Head).map_or("", |side| side.text);
     let base_text = context.side(Side::Base).map_or("", |side| side.text);
@@ -375,13 +377,19 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             .iter()
             .flat_map(|assertion| assertion.via.iter().map(String::as_str))
             .collect();
-        let mut head_reads = head_body.to_string();
-        for helper in helpers {
-            if let Some(text) = head.functions.get(helper) {
-                head_reads.push('\n');
-                head_reads.push_str(text);
+        let head_reads: std::borrow::Cow<str> = if helpers.is_empty() {
+            head_body.into()
+        } else {
+            let mut reads = head_body.to_string();
+            for text in helpers
+                .iter()
+                .filter_map(|helper| head.functions.get(*helper))
+            {
+                reads.push('\n');
+                reads.push_str(text);
             }
-        }
+            reads.into()
+        };
         let evidence = Evidence {
             head_body,
             head_reads: &head_reads,
@@ -1454,14 +1462,7 @@ fn dereferences(other: &Assertion, part: &Assertion) -> bool {
         })
         // `assert crawler.stats` before `assert crawler.stats.get_value(..) == 1`: a None
         // fails the later check too (the assert only narrowed the type for a checker).
-        .or_else(|| {
-            part.norm.strip_prefix("assert").filter(|rest| {
-                rest.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-                    && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
-                    && !rest.starts_with("not")
-            })
-        });
+        .or_else(|| bare_truth_subject(&part.norm));
     let Some(subject) = subject.filter(|subject| !subject.is_empty()) else {
         return false;
     };
@@ -1475,21 +1476,30 @@ fn dereferences(other: &Assertion, part: &Assertion) -> bool {
     })
 }
 
-/// The value a bare Python truth check tests: `crawler.engine` of `assert crawler.engine`.
+/// Whether `text` is a plain name or attribute path (`crawler.engine`), not a call, an
+/// expression or a negation.
+fn dotted_name(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        && text.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && !text.starts_with("not")
+}
+
+/// The name or attribute path a bare Python truth check tests: `crawler.engine` of
+/// `assert crawler.engine` (`norm`, whitespace squashed).
+fn bare_truth_subject(norm: &str) -> Option<&str> {
+    norm.strip_prefix("assert").filter(|rest| dotted_name(rest))
+}
+
+/// The attribute path a Python check only tests for truth or for not being `None`:
+/// `crawler.engine` of `assert crawler.engine` or `assert crawler.engine is not None`.
 fn narrowing_subject(assertion: &Assertion) -> Option<&str> {
     if assertion.family != Family::Check || assertion.strength != 1 {
         return None;
     }
     let tested = assertion.norm.strip_prefix("assert")?;
     let tested = tested.strip_suffix("isnotNone").unwrap_or(tested);
-    Some(tested).filter(|rest| {
-        rest.contains('.')
-            && rest
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-            && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
-            && !rest.starts_with("not")
-    })
+    Some(tested).filter(|rest| rest.contains('.') && dotted_name(rest))
 }
 
 /// Whether a quoted part of `check` (ten characters or more) stands in one of `patterns`, the
@@ -1824,12 +1834,13 @@ fn compare(
     // for a checker (a None fails the use too), yet it did also check truthiness: a guess.
     // Or `assert mw.request_scheduled(request) is None` left as the bare call: it still runs
     // (and fails the test by raising); only its `None` result is no longer compared.
-    let squashed_reads: String = head_reads.split_whitespace().collect();
-    let only_narrowing = !unpaired.is_empty()
-        && unpaired.iter().all(|a| {
+    let only_narrowing = !unpaired.is_empty() && {
+        let squashed_reads: String = head_reads.split_whitespace().collect();
+        unpaired.iter().all(|a| {
             narrowing_subject(a).is_some_and(|subject| reads_value(head_reads, subject))
                 || none_checked_call(a).is_some_and(|call| still_called(&squashed_reads, call))
-        });
+        })
+    };
     // `toHaveLength(1)` and `toContain('..')` checks replaced by a new snapshot of the output
     // (`toMatchInlineSnapshot`, insta's `assert_snapshot!`, inline-snapshot's `snapshot()`):
     // most likely stronger, but what the snapshot pins is today's output, for a human to read.
