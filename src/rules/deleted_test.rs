@@ -1013,7 +1013,9 @@ fn judge_missing(scene: &Scene<'_, '_>, test: &Test, rows: &[&str]) -> Fate {
     }
     // Split into several new tests, each holding some of its lines (`rejects invalid values`
     // → `rejects NaN`, `rejects Infinity`, ..): every line of its body lives on.
-    if split_into_new_tests(test, fresh) {
+    // Not into a file that may skip some of its tests: one of them may never run.
+    let head_text = context.side(Side::Head).map_or("", |side| side.text);
+    if !inventory::may_skip_tests(head_text) && split_into_new_tests(test, fresh) {
         return Fate::Explained;
     }
     // The same name in another suite of this file (moved into `mod tests`, a `describe`

@@ -386,6 +386,37 @@ pub fn suite_of(key: &str) -> &str {
         .map_or("", |(suite, _)| suite)
 }
 
+/// Whether `text` (a side of a test file) may skip some of its tests: a skip, ignore, todo or
+/// focus marker of any runner anywhere in it. A check or line "moved" into a new test of such a
+/// file may have moved into a test that never runs, so it is not taken as moved.
+pub fn may_skip_tests(text: &str) -> bool {
+    // As runners spell them (`it.skip(`, `test.skipIf(`, `@pytest.mark.skip`, `self.skipTest(`,
+    // `#[ignore]`), not as the word (`skipToken`, `# type: ignore`).
+    const MARKERS: &[&str] = &[
+        ".skip",
+        "skip(",
+        "skipIf",
+        "skipif",
+        "skip_if",
+        "skipUnless",
+        "skipTest",
+        "SkipTest",
+        "xit(",
+        "xtest(",
+        "xdescribe(",
+        "xcontext(",
+        ".todo(",
+        ".fixme(",
+        "#[ignore",
+        "pytestmark",
+        "xfail",
+        ".only(",
+        "fit(",
+        "fdescribe(",
+    ];
+    MARKERS.iter().any(|marker| text.contains(marker))
+}
+
 /// Whether `new` carries on the test `old`: `new` has the lines of `old` (all of them when
 /// `old` is under five lines, else 80 %), so `old` was extended or merged into `new`. Lines
 /// under eight characters (`}`, `pass`) neither count nor help.
