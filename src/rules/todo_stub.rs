@@ -52,7 +52,10 @@ declare_rule! {
     /// - Empty bodies without a TODO (`noop() {}`), `unreachable!()`, other `panic!` messages.
     /// - New stubs in test files and test inputs (`tests/`, `*.test.ts`, `fixtures/`,
     ///   `testdata/`, `resources/`): test inputs such as parser or UI-test cases are full of
-    ///   stub functions that hide no logic. A body replaced by a stub is reported there too.
+    ///   stub functions that hide no logic. A body replaced by a stub is reported there too,
+    ///   unless it raises a message saying it must never run (`raise NotImplementedError("Should
+    ///   not be called!")`, `unimplemented!("not called in this test")`): a fake that fails the
+    ///   test if the product calls it is a check, not a stub.
     /// - TODO comments in test files (no note).
     /// ## Configuration
     /// `rules.todo-stub.severity` in `.integrity-gate.yml` (it replaces the severity of every
@@ -82,6 +85,9 @@ struct Stub {
     overridable: bool,
     /// `pass` or `...`: in a dunder method, an intentional no-op (`__enter__`, `__init__`).
     no_op: bool,
+    /// The raise says the code must never run (`NotImplementedError("Should not be called!")`):
+    /// in a test, a fake that fails the test if the product calls it, not a stub.
+    must_not_run: bool,
 }
 
 static NOT_IMPLEMENTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -91,6 +97,20 @@ static NOT_IMPLEMENTED: LazyLock<Option<Regex>> = LazyLock::new(|| {
 
 fn says_not_implemented(text: &str) -> bool {
     NOT_IMPLEMENTED
+        .as_ref()
+        .is_some_and(|regex| regex.is_match(text))
+}
+
+static MUST_NOT_RUN: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(should|must|shall|will)\s*(n't|\s+not|\s+never)\s+(be\s+)?(called|reached|run|invoked|used|happen)|\bunexpected(ly)?\s+(call|invocation)|\bnot\s+(be\s+)?(called|reached)\s+in\s+(this|these)\s+tests?",
+    )
+    .ok()
+});
+
+/// A message saying the code must never run (`"Should not be called!"`), not that it is unfinished.
+fn says_must_not_run(text: &str) -> bool {
+    MUST_NOT_RUN
         .as_ref()
         .is_some_and(|regex| regex.is_match(text))
 }
@@ -178,7 +198,19 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             let state = base_state.get(key).copied().unwrap_or_default();
             // New stubs in tests and test inputs (parser fixtures, UI tests) hide no logic;
             // a body replaced by a stub is reported everywhere.
-            if !state.real && in_tests {
+            if in_tests && !state.real {
+                continue;
+            }
+            let test_code = || {
+                in_tests
+                    || (language == Language::Rust
+                        && crate::rules::assertions::in_test_code(
+                            root,
+                            function.byte_range(),
+                            head.text,
+                        ))
+            };
+            if stub.must_not_run && test_code() {
                 continue;
             }
             let (severity, message) = if stub.partial {
@@ -491,6 +523,7 @@ fn classify(function: Node<'_>, source: &str, all: &[Comment], language: Languag
                 .is_some_and(|inner| matches!(inner.kind(), "raise_statement" | "throw_statement"));
         Some(Stub {
             no_op: what == "`pass`" || what == "`...`",
+            must_not_run: says_must_not_run(text(node)),
             what,
             line,
             end_line,
@@ -507,6 +540,7 @@ fn classify(function: Node<'_>, source: &str, all: &[Comment], language: Languag
             partial: false,
             overridable: false,
             no_op: false,
+            must_not_run: false,
         })
     };
     match statements.as_slice() {
@@ -620,6 +654,7 @@ fn partial_todo(body: Node<'_>, source: &str) -> Option<Stub> {
                     partial: true,
                     overridable: false,
                     no_op: false,
+                    must_not_run: false,
                 });
             }
         }
@@ -656,6 +691,24 @@ mod tests {
         assert!(!says_not_implemented("panic!(\"invalid state\")"));
         assert!(!says_not_implemented(
             "throw new Error('todos must be an array')"
+        ));
+    }
+
+    #[test]
+    fn must_not_run_messages() {
+        assert!(says_must_not_run(
+            "raise NotImplementedError(\"Should not be called!\")"
+        ));
+        assert!(says_must_not_run(
+            "unimplemented!(\"must never be reached\")"
+        ));
+        assert!(says_must_not_run("raise AssertionError('unexpected call')"));
+        assert!(says_must_not_run(
+            "unimplemented!(\"not called in this test\")"
+        ));
+        assert!(!says_must_not_run("raise NotImplementedError"));
+        assert!(!says_must_not_run(
+            "raise NotImplementedError('called too early')"
         ));
     }
 }

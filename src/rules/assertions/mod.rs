@@ -522,7 +522,11 @@ fn rust_test_file(path: &str) -> bool {
 
 /// Whether a Rust item is test code: it, or a module or item around it, carries
 /// `#[cfg(test)]` (also `#[cfg(all(test, ..))]`), or sits in a module named `tests`/`test`.
-fn in_test_code(root: tree_sitter::Node<'_>, range: std::ops::Range<usize>, source: &str) -> bool {
+pub(crate) fn in_test_code(
+    root: tree_sitter::Node<'_>,
+    range: std::ops::Range<usize>,
+    source: &str,
+) -> bool {
     let Some(node) = node_at(root, range) else {
         return false;
     };
