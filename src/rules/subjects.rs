@@ -185,6 +185,114 @@ pub struct Removed {
     constructors: HashMap<String, String>,
     /// The names in `names` that the product imported from a package and no longer does.
     imported: HashSet<String>,
+    /// The removed `texts` that are message templates (`"bad task id: {received} should be
+    /// >= {expected}"`, `f"..."`, `%s`, `${x}`): a test quotes them with the values filled in.
+    templates: Vec<Template>,
+}
+
+/// A removed message template, as the fixed text between its placeholders.
+#[derive(Debug)]
+struct Template {
+    /// The literal as the product wrote it, which the finding names.
+    literal: String,
+    path: String,
+    fragments: Vec<String>,
+    /// Whether the template starts (ends) with fixed text, which a filled-in message must too.
+    anchored_start: bool,
+    anchored_end: bool,
+}
+
+/// Most templates read from one change; past it, no template lowers a finding.
+const MAX_TEMPLATES: usize = 2_000;
+/// Fixed text a template needs to name a behaviour, in characters, and its longest piece.
+const MIN_TEMPLATE_TEXT: usize = 16;
+const MIN_TEMPLATE_PIECE: usize = 8;
+
+impl Template {
+    /// The fixed pieces of `literal` around `{..}`, `${..}` and `%s`-style placeholders, when it
+    /// has at least one placeholder and enough fixed text to be specific.
+    fn of(literal: &str, path: &str) -> Option<Template> {
+        let mut fragments: Vec<String> = Vec::new();
+        let mut current = String::new();
+        let mut placeholders = 0;
+        let mut chars = literal.chars().peekable();
+        let (mut starts_fixed, mut ends_fixed) = (None, true);
+        while let Some(c) = chars.next() {
+            let placeholder = match c {
+                '{' if chars.peek() == Some(&'{') => {
+                    chars.next();
+                    current.push('{');
+                    false
+                }
+                '{' => chars.by_ref().any(|inner| inner == '}'),
+                '$' if chars.peek() == Some(&'{') => chars.by_ref().any(|inner| inner == '}'),
+                '%' if chars.peek() == Some(&'(') => {
+                    let closed = chars.by_ref().any(|inner| inner == ')');
+                    closed && chars.next().is_some_and(|kind| kind.is_ascii_alphabetic())
+                }
+                '%' if chars
+                    .peek()
+                    .is_some_and(|kind| matches!(kind, 's' | 'd' | 'r' | 'i' | 'f' | 'x')) =>
+                {
+                    chars.next();
+                    true
+                }
+                _ => {
+                    current.push(c);
+                    false
+                }
+            };
+            if placeholder {
+                placeholders += 1;
+                starts_fixed.get_or_insert(!current.is_empty());
+                if !current.is_empty() {
+                    fragments.push(std::mem::take(&mut current));
+                }
+                ends_fixed = false;
+            } else {
+                ends_fixed = true;
+            }
+        }
+        if !current.is_empty() {
+            fragments.push(current);
+        }
+        let fixed: usize = fragments.iter().map(|piece| piece.chars().count()).sum();
+        let longest = fragments.iter().map(|piece| piece.chars().count()).max();
+        (placeholders > 0
+            && fixed >= MIN_TEMPLATE_TEXT
+            && longest >= Some(MIN_TEMPLATE_PIECE)
+            && fragments
+                .iter()
+                .any(|piece| piece.trim().contains(' ') && piece.chars().any(char::is_alphabetic)))
+        .then(|| Template {
+            literal: literal.to_string(),
+            path: path.to_string(),
+            fragments,
+            anchored_start: starts_fixed.unwrap_or(true),
+            anchored_end: ends_fixed,
+        })
+    }
+
+    /// Whether `message` is this template with its placeholders filled in.
+    fn fills(&self, message: &str) -> bool {
+        let mut rest = message;
+        for (index, piece) in self.fragments.iter().enumerate() {
+            let at = if index == 0 && self.anchored_start {
+                rest.starts_with(piece.as_str()).then_some(0)
+            } else {
+                rest.find(piece.as_str())
+            };
+            let Some(at) = at else {
+                return false;
+            };
+            // A placeholder stands for something: pieces never touch.
+            if index > 0 && at == 0 {
+                return false;
+            }
+            rest = &rest[at + piece.len()..];
+        }
+        !self.anchored_end || rest.is_empty()
+    }
 }
 
 /// A name the change's production lines read less often: where it was first removed, and on
@@ -373,12 +481,22 @@ impl Removed {
         for name in removed.keys() {
             uses.remove(name);
         }
+        let mut templates: Vec<Template> = texts
+            .iter()
+            .filter_map(|(literal, path)| Template::of(literal, path))
+            .take(MAX_TEMPLATES + 1)
+            .collect();
+        if templates.len() > MAX_TEMPLATES {
+            templates.clear();
+        }
+        templates.sort_by(|a, b| a.literal.cmp(&b.literal));
         Removed {
             names: removed,
             texts,
             thinned: uses,
             constructors,
             imported,
+            templates,
         }
     }
 
@@ -403,6 +521,17 @@ impl Removed {
                     .map(str::trim)
                     .filter(|line| line.chars().count() >= MIN_LITERAL && line.contains(' '))
                     .find_map(|line| self.texts.get_key_value(line).map(as_pair))
+            })
+            .or_else(|| {
+                if self.templates.is_empty() {
+                    return None;
+                }
+                distinctive_literals(text).find_map(|message| {
+                    self.templates
+                        .iter()
+                        .find(|template| template.fills(message))
+                        .map(|template| (template.literal.as_str(), template.path.as_str()))
+                })
             })
             .or_else(|| {
                 self.constructors
@@ -855,6 +984,50 @@ mod tests {
     fn removed(pairs: &[FilePair]) -> Removed {
         let pairs: Vec<&FilePair> = pairs.iter().collect();
         Removed::of_change(&pairs, |pair| pair.path().contains("test"))
+    }
+
+    #[test]
+    fn message_templates_match_their_filled_in_messages() {
+        let template = |literal: &str| Template::of(literal, "src/error.rs");
+        let rust = template("Received bad task id: {received} should be >= to {expected}.")
+            .expect("a template");
+        assert!(rust.fills("Received bad task id: 5 should be >= to 13."));
+        assert!(!rust.fills("Received bad task id: 5 should be >= to 13. Oops"));
+        assert!(!rust.fills("Got bad task id: 5 should be >= to 13."));
+        let python = template("cannot read %s from the archive").expect("a template");
+        assert!(python.fills("cannot read 'a.txt' from the archive"));
+        assert!(!python.fills("cannot read from the archive"));
+        let js = template("Unknown plugin ${name}: check its spelling").expect("a template");
+        assert!(js.fills("Unknown plugin vite-x: check its spelling"));
+        let named = template("missing %(field)s in the order header").expect("a template");
+        assert!(named.fills("missing total in the order header"));
+        // Too little fixed text, or none of it words, names no behaviour.
+        assert!(template("{} not found").is_none());
+        assert!(template("{}: {} -> {}, {}").is_none());
+        assert!(template("a plain message without placeholders").is_none());
+        assert!(template("escaped {{braces}} only, nothing to fill").is_none());
+    }
+
+    #[test]
+    fn a_test_quoting_a_removed_template_reads_what_went() {
+        let pairs = [pair(
+            "src/error.rs",
+            Some(
+                "pub enum Error {\n    #[error(\"Received bad task id: {received} should be >= to {expected}.\")]\n    BadTaskId { received: u32, expected: u32 },\n    #[error(\"Index `{0}` not found.\")]\n    IndexNotFound(String),\n}\n",
+            ),
+            Some(
+                "pub enum Error {\n    #[error(\"Index `{0}` not found.\")]\n    IndexNotFound(String),\n}\n",
+            ),
+        )];
+        let change = removed(&pairs);
+        let test = "snapshot!(error, @\"Received bad task id: 5 should be >= to 13.\");";
+        assert!(change.read_by(test).is_some());
+        // A message the product still has reads nothing that went.
+        assert!(
+            change
+                .read_by("snapshot!(error, @\"Index `doggo` not found.\");")
+                .is_none()
+        );
     }
 
     #[test]
