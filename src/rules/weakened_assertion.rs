@@ -100,6 +100,11 @@ declare_rule! {
     /// - Assertions made stronger, or an expected value changed (`== 42` → `== 43`);
     ///   `t.is` → `t.deepEqual`; a tolerance tightened; `toHaveBeenCalled()` →
     ///   `toHaveBeenCalledWith(..)`; `rejects.toThrow('bang')` → `rejects.toBe(error)`.
+    /// - Rust: `assert_eq!(x, true)` → `assert!(x)` (clippy's `bool_assert_comparison`; the
+    ///   compiler holds `x` to a `bool`). Elsewhere a value compared with `true`/`false` and
+    ///   now checked for truth (`t.is(r.success, true)` → `expect(r.success).toBeTruthy()`,
+    ///   `assertEqual(x, True)` → `assertTrue(x)`) is a warning: weaker only if it can be
+    ///   something other than a boolean.
     /// - jest/vitest matcher aliases renamed: `toBeCalled` ↔ `toHaveBeenCalled`,
     ///   `toBeCalledTimes`/`toBeCalledWith`, `lastCalledWith` ↔ `toHaveBeenLastCalledWith`,
     ///   `nthCalledWith`, `toReturn` ↔ `toHaveReturned`, `toReturnWith`, `toThrowError` ↔
@@ -1515,6 +1520,95 @@ fn matched_now(check: &Assertion, patterns: &[String]) -> bool {
             .any(|literal| patterns.iter().any(|pattern| pattern.contains(literal)))
 }
 
+/// The subject and the boolean of an exact check against a boolean literal: `t.is(x, true)`,
+/// `expect(x).toBe(false)`, `assert.strictEqual(x, true)`, `assert_eq!(x, true)`,
+/// `self.assertEqual(x, True)`, `assert x is True`, `assert x == False` (whitespace squashed).
+fn boolean_compared(assertion: &Assertion) -> Option<(&str, bool)> {
+    let norm = assertion.norm.trim_end_matches(';');
+    let literal = |text: &str| match text {
+        "true" | "True" => Some(true),
+        "false" | "False" => Some(false),
+        _ => None,
+    };
+    for opener in [
+        "t.is(",
+        "assert.strictEqual(",
+        "assert.equal(",
+        "assert_eq!(",
+        "self.assertEqual(",
+        "self.assertIs(",
+    ] {
+        if let Some(inner) = norm
+            .strip_prefix(opener)
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            let (subject, value) = inner.rsplit_once(',')?;
+            return literal(value).map(|value| (subject, value));
+        }
+    }
+    let (rest, joints): (&str, &[&str]) = match norm.strip_prefix("expect(") {
+        Some(rest) => (
+            rest.strip_suffix(')')?,
+            &[").toBe(", ").toEqual(", ").toStrictEqual("],
+        ),
+        None => (norm.strip_prefix("assert")?, &["is", "=="]),
+    };
+    joints.iter().find_map(|joint| {
+        let (subject, value) = rest.rsplit_once(joint)?;
+        literal(value).map(|value| (subject, value))
+    })
+}
+
+/// The subject and the truth a truthiness check expects: `expect(x).toBeTruthy()` (`true`),
+/// `.toBeFalsy()` (`false`), `t.truthy(x)`, `assert.ok(x)`, `assert!(x)`, `assert!(!x)`,
+/// `self.assertTrue(x)`, `assert x`, `assert not x` (whitespace squashed).
+fn truth_checked(assertion: &Assertion) -> Option<(&str, bool)> {
+    let norm = assertion.norm.trim_end_matches(';');
+    if let Some(rest) = norm.strip_prefix("expect(") {
+        if let Some(subject) = rest.strip_suffix(").toBeTruthy()") {
+            return Some((subject, true));
+        }
+        if let Some(subject) = rest.strip_suffix(").toBeFalsy()") {
+            return Some((subject, false));
+        }
+        return None;
+    }
+    for (opener, value) in [
+        ("t.truthy(", true),
+        ("t.falsy(", false),
+        ("assert.ok(", true),
+        ("self.assertTrue(", true),
+        ("self.assertFalse(", false),
+        ("assert!(!", false),
+        ("assert!(", true),
+    ] {
+        if let Some(subject) = norm
+            .strip_prefix(opener)
+            .and_then(|rest| rest.strip_suffix(')'))
+        {
+            return Some((subject, value));
+        }
+    }
+    let tested = norm.strip_prefix("assert")?;
+    match tested.strip_prefix("not") {
+        Some(subject) => Some((subject, false)),
+        None => Some((tested, true)),
+    }
+}
+
+/// `t.is(x.success, true)` → `expect(x.success).toBeTruthy()`: the same value, compared with a
+/// boolean before and checked for truth now. Weaker only where the value can be something
+/// other than a boolean, which a reader of the product can tell and the gate cannot.
+fn boolean_loosened(old: &Assertion, new: &Assertion) -> bool {
+    let unwrap = |subject: &str| subject.trim_matches(|c| c == '(' || c == ')').to_string();
+    match (boolean_compared(old), truth_checked(new)) {
+        (Some((before, expected)), Some((after, truth))) => {
+            expected == truth && !before.is_empty() && unwrap(before) == unwrap(after)
+        }
+        _ => false,
+    }
+}
+
 /// The call a Python check compares with `None`: `mw.scheduled(request)` of
 /// `assert mw.scheduled(request) is None` (whitespace squashed, as in `norm`).
 fn none_checked_call(assertion: &Assertion) -> Option<&str> {
@@ -1740,11 +1834,17 @@ fn compare(
                         .any(|name| a.norm.contains(&format!("{name}.value"))))
         });
     let (pairs, left_old, left_new) = pair(&removed, &added);
+    // Reasons that only swap a comparison with `true`/`false` for a truth check of the same
+    // value (see [`boolean_loosened`]).
+    let mut loosened = 0;
     for (old, new) in pairs {
         let weaker = match old.family {
             _ if removes_container(new, old) => false,
             Family::Count => new.count.unwrap_or(0) < old.count.unwrap_or(0),
             Family::Raises if message_checked && new.strength >= 1 => false,
+            // Rust's `assert_eq!(x, true)` → `assert!(x)` (clippy's `bool_assert_comparison`):
+            // the compiler holds `x` to a `bool`, so nothing got weaker.
+            _ if old.norm.starts_with("assert_eq!(") && boolean_loosened(old, new) => false,
             _ => new.strength < old.strength,
         };
         let widened = match (old.tolerance, new.tolerance) {
@@ -1755,6 +1855,9 @@ fn compare(
             subjects.push(read_removed(old));
             reasons.push(format!("`{}` → `{}`", old.shown(), new.shown()));
             head_line.get_or_insert(new.line);
+            if boolean_loosened(old, new) {
+                loosened += 1;
+            }
         } else if !weaker && new.strength > 0 && new.debug_only && !old.debug_only {
             subjects.push(read_removed(old));
             reasons.push(format!(
@@ -1954,6 +2057,12 @@ fn compare(
     if placeholder_only {
         severity = Severity::Note;
         message.push_str(" to a test that had no checks before (a placeholder for a lint?)");
+    }
+    if loosened > 0 && loosened == reasons.len() && severity == Severity::Error {
+        severity = Severity::Warning;
+        message.push_str(
+            "; each value was compared with a boolean before and is checked for truth now (weaker only if it can be other than a boolean)",
+        );
     }
     if into_snapshot && reasons.len() == 1 {
         severity = Severity::Warning;
