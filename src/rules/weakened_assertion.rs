@@ -1,7 +1,7 @@
 //! `weakened-assertion`: a test that survives the change checks less than it did.
 
 use super::assertions::{self, Assertion, Family, PastDepth, TestChecks};
-use super::context::{Candidate, FileContext, Output};
+use super::context::{Candidate, FileContext, Moved, Output};
 use super::harness_switch::HarnessSwitch;
 use super::inventory::{self, Test};
 use super::subjects::Removed;
@@ -252,6 +252,19 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 .filter(|assertion| assertion.strength > 0 && !assertion.dead)
                 .map(|assertion| assertion.norm.clone())
         }));
+        // A check removed from a test in another file that stands, as written, in a test new
+        // here moved here (see [`moved_check`]); not into a file that may skip its tests.
+        if !inventory::may_skip_tests(context.side(Side::Head).map_or("", |side| side.text)) {
+            for norm in &in_new_tests {
+                out.facts.push(super::context::Fact {
+                    side: Side::Head,
+                    name: CHECK_IN_NEW_TEST,
+                    family: language.family(),
+                    key: norm.clone(),
+                    severity: Severity::Error,
+                });
+            }
+        }
         out.handoffs.push(Box::new(Travellers {
             family: language.family(),
             departed,
@@ -402,6 +415,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             head_body,
             head_reads: &head_reads,
             in_new_tests: &in_new_tests,
+            family: language.family(),
             gone: context.removed(),
             lines_read_removed,
             harness: &harness,
@@ -438,6 +452,29 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         }
     }
     out.candidates.extend(merge_shared_reports(found));
+}
+
+/// The cross-file fact naming a check, as written, of a test new in a changed file.
+const CHECK_IN_NEW_TEST: &str = "check-in-new-test";
+
+/// A test's one removed check, `removed`, moved when it stands as written in a test new in
+/// another changed file (`with pytest.raises(NotImplementedError, match="..does not implement
+/// 'peek'")` gathered into one new `test_peek_unsupported`). Only a check that quotes what it
+/// checks, a message of 16 letters or more: `assert result.exit_code == 0` in a new test
+/// elsewhere checks another `result`, even where this file's base wrote it once.
+fn moved_check(removed: &Assertion, family: &'static str) -> Option<Moved> {
+    let specific = crate::rules::likeness::literals_of(&removed.norm)
+        .iter()
+        .any(|literal| literal.chars().filter(|c| c.is_alphabetic()).count() >= 16);
+    (specific && !family.is_empty()).then(|| Moved {
+        family,
+        key: removed.norm.clone(),
+        already: super::context::FactRef::head(CHECK_IN_NEW_TEST),
+        existed: None,
+        also: Vec::new(),
+        print: None,
+        likely: Vec::new(),
+    })
 }
 
 /// For each test renamed in this file, the other new tests that carry its name further
@@ -799,6 +836,7 @@ fn moved_between_files(input: &ChangeInput<'_>, out: &mut ChangeOutput) {
                 head_body: &new.text,
                 head_reads: &new.text,
                 in_new_tests: &no_new_tests,
+                family: "",
                 gone: Removed::none(),
                 lines_read_removed: None,
                 harness: &harness,
@@ -1742,6 +1780,8 @@ struct Evidence<'a, 'r> {
     head_reads: &'a str,
     /// The checks of the tests new in this file, as written (see [`check`]).
     in_new_tests: &'a HashSet<String>,
+    /// The language family, for the cross-file fact of a check moved into another file.
+    family: &'static str,
     /// What the change removes from the product.
     gone: &'r Removed,
     /// What the test's removed lines read of it (see [`removed_lines_read_removed`]), the
@@ -1758,6 +1798,7 @@ fn compare(
     evidence: &Evidence<'_, '_>,
 ) -> Option<Candidate> {
     let Evidence {
+        family,
         head_body,
         head_reads,
         in_new_tests,
@@ -2097,6 +2138,10 @@ fn compare(
         (None, Some(line)) => (Side::Head, line),
         (None, None) => return None,
     };
+    let moved = match unpaired.as_slice() {
+        [only] if reasons.len() == 1 => moved_check(only, family),
+        _ => None,
+    };
     Some(Candidate {
         side,
         line,
@@ -2104,7 +2149,7 @@ fn compare(
         severity,
         message,
         key: String::new(),
-        moved: None,
+        moved,
         confidence: if ported {
             crate::finding::Confidence::Likely
         } else {
