@@ -319,6 +319,17 @@ impl Removed {
         let mut uses: HashMap<String, Thinned> = HashMap::new();
         let mut constructors: HashMap<String, String> = HashMap::new();
         let mut imported: HashSet<String> = HashSet::new();
+        // The project's own Python packages, as far as the change shows them: the first folder
+        // of each changed path (past `src/`). An import from them names the project's code,
+        // which an unchanged file may still define.
+        let own_packages: HashSet<&str> = pairs
+            .iter()
+            .filter_map(|pair| {
+                let path = pair.path();
+                let path = path.strip_prefix("src/").unwrap_or(path);
+                path.split_once('/').map(|(first, _)| first)
+            })
+            .collect();
         for pair in pairs {
             let Some(language) = source_language(pair.path()) else {
                 continue;
@@ -346,7 +357,7 @@ impl Removed {
                         .entry(name.to_string())
                         .or_insert_with(|| path.to_string());
                 }
-                for name in external_imports(text) {
+                for name in external_imports(text).chain(python_imports(text, &own_packages)) {
                     if !removed.contains_key(name) {
                         removed.insert(name.to_string(), path.to_string());
                         imported.insert(name.to_string());
@@ -746,6 +757,42 @@ fn definitions(line: &str) -> impl Iterator<Item = &str> {
 /// Connection } from '@planetscale/database'`, `const { Client } = require('pg')`): a product
 /// that stops importing one stops supporting it, as if it had defined it. Relative and aliased
 /// paths (`./x`, `~/x`, `@/x`, `#x`) import the project's own code, defined elsewhere.
+/// The names a Python import line binds from another distribution: `from pydantic import v1
+/// as pydantic_v1` (`pydantic_v1`), `from yaml import dump, load` (`dump`, `load`), `import
+/// pydantic as pydantic_v1` (`pydantic_v1`). Relative imports and the project's own packages
+/// (`own`) are left out; so is a bare `import yaml`, whose name is a whole library.
+/// The names bound are read in `line`, the whole import on one line.
+fn python_imports<'l>(line: &'l str, own: &HashSet<&str>) -> impl Iterator<Item = &'l str> {
+    static IMPORT: OnceLock<Option<Regex>> = OnceLock::new();
+    let found = IMPORT
+        .get_or_init(|| {
+            Regex::new(
+                r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\s+([\w\s,]+?)|import\s+([A-Za-z_][\w.]*)\s+as\s+(\w+))\s*(?:#.*)?$",
+            )
+            .ok()
+        })
+        .as_ref()
+        .and_then(|pattern| pattern.captures(line));
+    let names = found.and_then(|captures| {
+        let module = captures.get(1).or_else(|| captures.get(3))?.as_str();
+        let top = module.split('.').next().unwrap_or(module);
+        if own.contains(top) {
+            return None;
+        }
+        match captures.get(2) {
+            Some(names) => Some(names.as_str()),
+            None => captures.get(4).map(|alias| alias.as_str()),
+        }
+    });
+    names
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|item| item.split_whitespace().last())
+        // Only a compound name (`pydantic_v1`, `BaseModel`): `load` or `dump` is read by every
+        // `json.load(..)` a test makes.
+        .filter(|name| *name != "as" && distinctive(name) && compound(name))
+}
+
 fn external_imports(line: &str) -> impl Iterator<Item = &str> {
     static IMPORT: OnceLock<Option<Regex>> = OnceLock::new();
     let found = IMPORT
@@ -1028,6 +1075,28 @@ mod tests {
                 .read_by("snapshot!(error, @\"Index `doggo` not found.\");")
                 .is_none()
         );
+    }
+
+    #[test]
+    fn python_imports_from_other_distributions_are_read() {
+        let own: HashSet<&str> = ["app"].into_iter().collect();
+        let names = |line: &str| {
+            python_imports(line, &own)
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            names("    from pydantic import v1 as pydantic_v1"),
+            ["pydantic_v1"]
+        );
+        assert_eq!(
+            names("import pydantic as pydantic_v1  # type: ignore"),
+            ["pydantic_v1"]
+        );
+        assert_eq!(names("from yaml import dump, SafeLoader"), ["SafeLoader"]);
+        assert!(names("from app.models import OrderModel").is_empty());
+        assert!(names("from .models import OrderModel").is_empty());
+        assert!(names("import pydantic_core").is_empty());
     }
 
     #[test]
