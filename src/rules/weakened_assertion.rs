@@ -1580,7 +1580,7 @@ fn boolean_compared(assertion: &Assertion) -> Option<(&str, bool)> {
             .strip_prefix(opener)
             .and_then(|rest| rest.strip_suffix(')'))
         {
-            let (subject, value) = inner.rsplit_once(',')?;
+            let (subject, value) = inner.trim_end_matches(',').rsplit_once(',')?;
             return literal(value).map(|value| (subject, value));
         }
     }
@@ -1638,7 +1638,15 @@ fn truth_checked(assertion: &Assertion) -> Option<(&str, bool)> {
 /// boolean before and checked for truth now. Weaker only where the value can be something
 /// other than a boolean, which a reader of the product can tell and the gate cannot.
 fn boolean_loosened(old: &Assertion, new: &Assertion) -> bool {
-    let unwrap = |subject: &str| subject.trim_matches(|c| c == '(' || c == ')').to_string();
+    // Trailing commas of a call spread over lines (`Value.Check(\n schema,\n row,\n)`) say
+    // nothing.
+    let unwrap = |subject: &str| {
+        subject
+            .trim_end_matches(',')
+            .replace(",)", ")")
+            .trim_matches(|c| c == '(' || c == ')')
+            .to_string()
+    };
     match (boolean_compared(old), truth_checked(new)) {
         (Some((before, expected)), Some((after, truth))) => {
             expected == truth && !before.is_empty() && unwrap(before) == unwrap(after)
