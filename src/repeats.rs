@@ -121,7 +121,9 @@ pub fn fold_across_files(files: &mut PerFile) {
     let mut groups: HashMap<Group, Vec<(usize, usize)>> = HashMap::new();
     for (file, findings) in files.iter().enumerate() {
         for (index, (rule, key, finding)) in findings.iter().enumerate() {
-            if rule.group.is_none() {
+            // weakened-assertion's keys name tests too: one edit copied into every example
+            // project's `regenerates table data` is one cause.
+            if rule.group.is_none() && rule.id != "weakened-assertion" {
                 continue;
             }
             let Some(pattern) = name_pattern(key, &finding.path) else {
