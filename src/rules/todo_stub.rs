@@ -49,6 +49,10 @@ declare_rule! {
     ///   `if TYPE_CHECKING:`, `.pyi` stub files.
     /// - Trait and interface method declarations without a body, TypeScript overload signatures.
     /// - Stubs that were already stubs in base (same qualified name, in any changed file).
+    /// - A stub added beside a definition of the same function that keeps its body (the real
+    ///   one under `#[cfg(unix)]`, a `#[cfg(windows)]` stub; `if sys.platform == "win32":`) is a
+    ///   warning, like a new stub, not an error; unless the body is kept only where tests build
+    ///   (`#[cfg(test)]`, `#[cfg(debug_assertions)]`, `#[cfg(any())]`).
     /// - Empty bodies without a TODO (`noop() {}`), `unreachable!()`, other `panic!` messages.
     /// - New stubs in test files and test inputs (`tests/`, `*.test.ts`, `fixtures/`,
     ///   `testdata/`, `resources/`): test inputs such as parser or UI-test cases are full of
@@ -160,6 +164,21 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let in_tests = is_test_path(context.pair.path()) || is_test_input_path(context.pair.path());
     let mut stub_ranges: Vec<(u32, u32)> = Vec::new();
     if let Some(parsed) = context.parsed(Side::Head) {
+        // Functions base had a body for that head still defines with a body somewhere (the
+        // real one kept under `#[cfg(unix)]`, a stub added for `#[cfg(windows)]`): a stub
+        // beside them is a new variant, not the logic replaced.
+        let kept_real: std::collections::HashSet<String> = context
+            .matches(Side::Head, "todo-stub")
+            .iter()
+            .filter(|found| base_state.get(&found.key).is_some_and(|state| state.real))
+            .filter(|found| {
+                function_node(parsed.tree.root_node(), found, language).is_some_and(|function| {
+                    classify(function, head.text, &head_comments, language).is_none()
+                        && !only_under_test(function, head.text)
+                })
+            })
+            .map(|found| found.key.clone())
+            .collect();
         let mut seen = std::collections::HashSet::new();
         for found in context.matches(Side::Head, "todo-stub").iter() {
             if !seen.insert(found.byte_range.clone()) {
@@ -195,7 +214,11 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 continue;
             }
             let key = found.key.as_str();
-            let state = base_state.get(key).copied().unwrap_or_default();
+            let mut state = base_state.get(key).copied().unwrap_or_default();
+            let variant = state.real && kept_real.contains(key);
+            if variant {
+                state.real = false;
+            }
             // New stubs in tests and test inputs (parser fixtures, UI tests) hide no logic;
             // a body replaced by a stub is reported everywhere.
             if in_tests && !state.real {
@@ -231,6 +254,14 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 (
                     Severity::Error,
                     format!("the body of `{key}` was replaced by {}", stub.what),
+                )
+            } else if variant {
+                (
+                    Severity::Warning,
+                    format!(
+                        "new variant of `{key}` is only a stub: {}; another definition of it keeps its body (a platform or feature the code does not support yet?)",
+                        stub.what
+                    ),
                 )
             } else {
                 (
@@ -275,6 +306,40 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     }
 
     todo_notes(context, &head_comments, &stub_ranges, out);
+}
+
+/// Whether a Rust function's own `cfg` attributes keep it out of the product build
+/// (`#[cfg(test)]`, `#[cfg(any())]`, `#[cfg(debug_assertions)]`): a body kept there while the
+/// build gets a stub is how tests pass on code the product no longer runs.
+fn only_under_test(function: Node<'_>, source: &str) -> bool {
+    let mut previous = function.prev_named_sibling();
+    // Attributes stand right before the item; a few at most.
+    for _ in 0..16 {
+        let Some(node) = previous else {
+            break;
+        };
+        match node.kind() {
+            "attribute_item" => {
+                let text: String = source
+                    .get(node.byte_range())
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .collect();
+                if text.starts_with("#[cfg(")
+                    && !text.contains("not(test")
+                    && (text.contains("test")
+                        || text.contains("any()")
+                        || text.contains("debug_assertions"))
+                {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        previous = node.prev_named_sibling();
+    }
+    false
 }
 
 /// What base had under a qualified name (several definitions may share one).
