@@ -116,7 +116,45 @@ pub fn is_placeholder(value: &str) -> bool {
     if KNOWN_EXAMPLES.iter().any(|k| value.contains(k)) {
         return true;
     }
-    metasyntactic(&lower) || dominated_by_one_char(value)
+    metasyntactic(&lower) || dominated_by_one_char(value) || names_itself(&lower)
+}
+
+/// A value that spells what it stands in for, in leetspeak or not (`publ1sh-t0k3n`,
+/// `wr0ng-t0k3n`, `s3cr3t-value`): test data made to read as a token, not one. The value must
+/// be two to four words of three letters or more between separators, one of them such a word,
+/// so a random string that holds the letters (`token_8f7Hq2LmZx`) stays a candidate.
+fn names_itself(lower: &str) -> bool {
+    // Not `password` (people pick `MyPassword1`), not `test` (`test_` starts real test-mode
+    // keys of Lob, Flutterwave, Stripe).
+    const WORDS: &[&str] = &["token", "secret", "wrong", "invalid", "bogus"];
+    if lower.len() > 40 {
+        return false;
+    }
+    let plain: String = lower
+        .chars()
+        .map(|c| match c {
+            '0' => 'o',
+            '1' => 'i',
+            '3' => 'e',
+            '4' => 'a',
+            '5' => 's',
+            '7' => 't',
+            '@' => 'a',
+            '$' => 's',
+            other => other,
+        })
+        .collect();
+    let words: Vec<&str> = plain
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|word| !word.is_empty())
+        .collect();
+    // Words only (`publish`, `token`): a random tail (`token_8f7Hq2LmZx`) leaves fragments.
+    (2..=4).contains(&words.len())
+        && words.iter().all(|word| word.len() >= 3)
+        && plain
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || matches!(c, '-' | '_' | '.'))
+        && words.iter().any(|word| WORDS.contains(word))
 }
 
 /// A short value built around a metasyntactic word (`foo(b]c`, `bar`, `baz-1`): test data of

@@ -292,6 +292,13 @@ impl Scanner {
                         if in_path {
                             continue;
                         }
+                        // `codecov.io/gh/o/r/graph/badge.svg?token=erZTquL5n0`: Codecov's
+                        // graphing token, made to be published in badge and graph URLs.
+                        if matches!(c.rule.pattern, Pattern::Generic)
+                            && codecov_graph_url(&line[..start])
+                        {
+                            continue;
+                        }
                         let quoted = start > 0 && matches!(bytes[start - 1], b'"' | b'\'' | b'`');
                         // A URL's scheme stands where a keyword rule's identifier would.
                         let ident = group("id").or_else(|| group("scheme"));
@@ -512,6 +519,18 @@ pub fn shorten_redacted(text: &str, max_chars: usize, ellipsis: &str) -> String 
     let mut cut: String = redacted.chars().take(keep).collect();
     cut.push_str(ellipsis);
     scanner.redact_text(&cut)
+}
+
+/// Whether `before` (a line up to a match) ends inside a Codecov graph or badge URL's query.
+fn codecov_graph_url(before: &str) -> bool {
+    let url = before
+        .rsplit(|c: char| c.is_whitespace() || matches!(c, '(' | '"' | '\'' | '<' | '['))
+        .next()
+        .unwrap_or(before);
+    url.contains("codecov.io/")
+        && url.contains("/graph/")
+        && url.contains('?')
+        && !url.contains('@')
 }
 
 /// Per-kind plausibility checks on a regex match.

@@ -207,6 +207,17 @@ fn evasive_variants_are_still_caught() {
 }
 
 #[test]
+fn values_that_only_resemble_a_sample_still_fire() {
+    for line in [
+        "SECRET = \"s3cr3t-8f7Hq2LmZx9Pw3RtKv\"",
+        "hook = \"https://ci.internal/hook?token=9f8A7b6C5d4E3f2A1b0C\"",
+        "hook = \"https://codecov.io/upload/v4?token=9f8A7b6C5d4E3f2A1b0C\"",
+    ] {
+        assert!(!ids(line).is_empty(), "missed {line:?}");
+    }
+}
+
+#[test]
 fn placeholders_references_hashes_and_uuids_are_not_flagged() {
     let silent = [
         "password: ${DB_PASSWORD}",
@@ -230,6 +241,11 @@ fn placeholders_references_hashes_and_uuids_are_not_flagged() {
         "// a known-failure marker dropped is the test now expected to pass: stricter.",
         "let url = \"git+https://hunter2:x-oauth-basic@github.com/foo/bar.git\";",
         "resolved \"https://registry.yarnpkg.com/js-tokens/-/js-tokens-4.0.0.tgz#{h:40}\"",
+        // Codecov's graphing token is made to be published in badge URLs.
+        "[![codecov](https://codecov.io/gh/o/r/branch/main/graph/badge.svg?token=erZTquL5n0)](https://codecov.io/gh/o/r)",
+        // Test data spelling what it stands in for.
+        "const CLIENT_AUTH_TOKEN = \"publ1sh-t0k3n\";",
+        "const BAD_CLIENT_AUTH_TOKEN = \"wr0ng-t0k3n\";",
     ];
     for t in silent {
         let line = expand(t);

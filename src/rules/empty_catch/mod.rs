@@ -80,6 +80,7 @@ declare_rule! {
     ///   fallback value built after the `await` (`.catch(() => fallback)` →
     ///   `.catch(() => undefined)`). Raising, logging, reporting, using the error, building an
     ///   error value or setting a failure flag is not "other work": emptying that is an error.
+    /// - Type tests (`*.test-d.ts`, `*.spec-d.tsx`): compiled by the type checker, never run.
     /// - Rust `let _ =` and `.ok()` on calls that base did not propagate, and `unwrap_or(..)`
     ///   replacing an `.unwrap()` (a panic turned into a default).
     /// ## Configuration
@@ -96,6 +97,16 @@ declare_rule! {
     }
 }
 
+/// Whether `path` is a TypeScript type test: `*.test-d.ts`, `*.spec-d.tsx`, tsd's
+/// `index.test-d.ts`.
+fn type_test_file(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    [".test-d.", ".spec-d."]
+        .iter()
+        .any(|marker| file.contains(marker))
+        && (file.ends_with(".ts") || file.ends_with(".tsx") || file.ends_with(".mts"))
+}
+
 /// Fact name for a swallowing handler that left a file's base (it may reappear elsewhere).
 const SWALLOWED: &str = "swallowed";
 
@@ -105,6 +116,11 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     };
     if language == Language::Rust {
         rust::check(context, out);
+    }
+    // A type test (`*.test-d.ts`, vitest's typecheck and tsd) is compiled, never run: its
+    // `catch {}` swallows nothing.
+    if type_test_file(context.pair.path()) {
+        return;
     }
     let head = handlers::collect(context, Side::Head, language);
     let base = handlers::collect(context, Side::Base, language);
