@@ -109,9 +109,63 @@ impl Hit {
     }
 }
 
+/// The first argument of the call `text` (`request.body` of `exec(request.body, {})`), by
+/// bracket depth; the whole text when it has no parenthesis.
+fn first_argument(text: &str) -> &str {
+    let Some((_, inside)) = text.split_once('(') else {
+        return text;
+    };
+    let mut depth = 0usize;
+    for (at, c) in inside.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' if depth == 0 => return inside[..at].trim(),
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => return inside[..at].trim(),
+            _ => {}
+        }
+    }
+    inside.trim()
+}
+
+/// `text` without the line comments that end its lines (`#` in Python, `//` elsewhere),
+/// quotes on each line kept track of (`"a#b"` stays whole).
+fn without_line_comments(text: &str, language: Language) -> String {
+    let marker = if language == Language::Python {
+        "#"
+    } else {
+        "//"
+    };
+    let mut out = String::with_capacity(text.len());
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        let mut cut = line.len();
+        for (at, c) in line.char_indices() {
+            match quote {
+                Some(_) if escaped => escaped = false,
+                Some(_) if c == '\\' => escaped = true,
+                Some(open) if c == open => quote = None,
+                Some(_) => {}
+                None if matches!(c, '"' | '\'' | '`') => quote = Some(c),
+                None if line[at..].starts_with(marker) => {
+                    cut = at;
+                    break;
+                }
+                None => {}
+            }
+        }
+        out.push_str(line[..cut].trim_end());
+    }
+    out
+}
+
 /// The side's matches, one per node (the first pattern wins), without nodes nested in another
 /// match of the same kind (`ssl.CERT_NONE` inside `cert_reqs=ssl.CERT_NONE`).
-pub fn collect(context: &FileContext<'_>, side: Side, _language: Language) -> Vec<Hit> {
+pub fn collect(context: &FileContext<'_>, side: Side, language: Language) -> Vec<Hit> {
     let Some(text) = context.side(side) else {
         return Vec::new();
     };
@@ -126,6 +180,9 @@ pub fn collect(context: &FileContext<'_>, side: Side, _language: Language) -> Ve
         let Some(raw) = text.text.get(range.clone()) else {
             continue;
         };
+        // `exec(  # noqa: S102` over lines: a comment inside the call is no part of it.
+        let uncommented = without_line_comments(raw, language);
+        let raw = uncommented.as_str();
         // Only `jwt.decode` is judged by its function; the walk is not needed for the rest.
         let function = (kind == Kind::JwtDecode)
             .then(|| enclosing_function(context, side, &range))
@@ -148,7 +205,15 @@ pub fn collect(context: &FileContext<'_>, side: Side, _language: Language) -> Ve
             ),
             message: found.property("message").unwrap_or_default().to_string(),
             severity: found.property("severity").and_then(Severity::parse),
-            arg: found.capture("message.arg").map(str::to_string),
+            // The first argument, unless the capture is a comment before it: then the text
+            // inside the call's parentheses stands for it.
+            arg: found.capture("message.arg").map(|arg| {
+                if arg.starts_with('#') || arg.starts_with("//") {
+                    first_argument(raw).to_string()
+                } else {
+                    arg.to_string()
+                }
+            }),
             value: found.capture("message.value").map(str::to_string),
             object: found.capture("message.object").map(str::to_string),
         });
