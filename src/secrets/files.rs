@@ -25,7 +25,12 @@ pub fn sensitive_file(path: &str, content: Option<&str>) -> Option<&'static str>
         return Some("environment file (.env) with local secrets");
     }
     if let Some(suffix) = lower.strip_prefix(".env.") {
-        return (!ENV_TEMPLATES.contains(&suffix))
+        // `.env.development` and `.env.production` are a mode's committed defaults for Vite,
+        // Next.js and create-react-app (`.env.local` and `.env.*.local` hold the secrets):
+        // one whose settings name no credential is such defaults.
+        let mode_defaults = !suffix.split('.').any(|part| part == "local")
+            && content.is_some_and(names_no_credential);
+        return (!ENV_TEMPLATES.contains(&suffix) && !mode_defaults)
             .then_some("environment file (.env.*) with local secrets");
     }
     if matches!(
@@ -142,4 +147,32 @@ fn has_netrc_password(content: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether a dotenv file's settings (`NAME=value` lines) name no credential: no key holding
+/// `KEY`, `SECRET`, `TOKEN`, `PASS`, `PWD`, `AUTH`, `CRED`, `PRIVATE`, `SESSION`, `COOKIE`,
+/// `SALT` or `DSN`, and no value holding `://user:password@`. A value the secret scanner finds
+/// is its own finding either way.
+fn names_no_credential(content: &str) -> bool {
+    const CREDENTIAL: &[&str] = &[
+        "KEY", "SECRET", "TOKEN", "PASS", "PWD", "AUTH", "CRED", "PRIVATE", "SESSION", "COOKIE",
+        "SALT", "DSN",
+    ];
+    content.lines().all(|line| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return true;
+        }
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let Some((name, value)) = line.split_once('=') else {
+            return false;
+        };
+        let name = name.trim().to_ascii_uppercase();
+        let url_password = value.split_once("://").is_some_and(|(_, rest)| {
+            rest.split('/')
+                .next()
+                .is_some_and(|host| host.contains(':') && host.contains('@'))
+        });
+        !CREDENTIAL.iter().any(|word| name.contains(word)) && !url_password
+    })
 }

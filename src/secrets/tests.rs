@@ -417,6 +417,26 @@ fn sensitive_files_by_name() {
 }
 
 #[test]
+fn env_mode_defaults_that_name_no_credential_are_committed_files() {
+    let defaults = "# committed\n\nNODE_ENV=development\nVITE_API_URL=https://api.test\n";
+    assert!(sensitive_file("packages/app/.env.development", Some(defaults)).is_none());
+    assert!(sensitive_file(".env.production", Some(defaults)).is_none());
+    for held in [
+        "NODE_ENV=development\nVITE_STRIPE_KEY=pk_live_abc\n",
+        "DATABASE_URL=postgres://app:hunter22@db/app\n",
+        "not a dotenv line\n",
+    ] {
+        assert!(
+            sensitive_file(".env.development", Some(held)).is_some(),
+            "{held:?}"
+        );
+    }
+    assert!(sensitive_file(".env.development.local", Some(defaults)).is_some());
+    assert!(sensitive_file(".env.local", Some(defaults)).is_some());
+    assert!(sensitive_file(".env", Some(defaults)).is_some());
+}
+
+#[test]
 fn sensitive_files_by_content() {
     assert!(
         sensitive_file(
