@@ -284,7 +284,8 @@ fn pair_of(pairs: &[&FilePair], path: &str) -> Option<usize> {
 /// Lines that declare or call a test, in any of the languages the gate reads.
 static TEST_MARKER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"#\[(?:tokio::)?test\b|\bdef\s+test_|\bfunc\s+Test|@Test\b|\b(?:it|test|describe|specify)(?:\.each)?\s*\(",
+        // A doctest is a test: a Rust doc comment's code fence (`/// ````), a Python `>>>`.
+        r"#\[(?:tokio::)?test\b|\bdef\s+test_|\bfunc\s+Test|@Test\b|\b(?:it|test|describe|specify)(?:\.each)?\s*\(|^\s*(?://[/!])\s*```|^\s*>>>\s",
     )
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });

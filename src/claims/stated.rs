@@ -111,6 +111,8 @@ const BEFORE: &[&str] = &[
     "ensure",
     "ensures",
     "sure",
+    // "In order to add a regression test, #3379 added ..": a purpose, not what was done.
+    "order",
     "check",
     "verify",
     "try",
@@ -371,9 +373,19 @@ fn sentences(text: &str) -> Vec<String> {
     // `<details>` blocks and HTML list items hold quoted material: the release notes and
     // commit lists a dependency bot pastes into its message ("<li>tests: add more tests</li>").
     let mut details = false;
+    // The unfinished sentence of the line before, when the next line continues it: a body
+    // wrapped at 72 columns ("I'm not sure\nhow to add a test for this") is one sentence.
+    let mut carry = String::new();
     for line in text.lines() {
         let trimmed = line.trim_start();
+        let continues = !trimmed.is_empty()
+            && !trimmed.starts_with(['-', '*', '+', '#', '|', '>'])
+            && !trimmed.starts_with(|c: char| c.is_ascii_digit());
+        if !continues && !carry.is_empty() {
+            push_sentence(&mut out, &std::mem::take(&mut carry));
+        }
         if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            push_sentence(&mut out, &std::mem::take(&mut carry));
             fenced = !fenced;
             continue;
         }
@@ -396,10 +408,16 @@ fn sentences(text: &str) -> Vec<String> {
             || UNCHECKED.is_match(line)
             || is_trailer(trimmed)
         {
+            push_sentence(&mut out, &std::mem::take(&mut carry));
             continue;
         }
         let line = CHECKED.replace(line, "");
         let line = strip_inline_code(&line);
+        let line = if carry.is_empty() {
+            line
+        } else {
+            format!("{} {}", std::mem::take(&mut carry), line.trim_start())
+        };
         let mut start = 0;
         let bytes: Vec<(usize, char)> = line.char_indices().collect();
         for (position, (at, c)) in bytes.iter().enumerate() {
@@ -416,8 +434,14 @@ fn sentences(text: &str) -> Vec<String> {
                 start = at + c.len_utf8();
             }
         }
-        push_sentence(&mut out, &line[start..]);
+        carry = line[start..].trim().to_string();
+        // A sentence is not carried past a few lines: a paragraph with no full stop is no
+        // reason to glue the whole message together.
+        if carry.len() > 400 {
+            push_sentence(&mut out, &std::mem::take(&mut carry));
+        }
     }
+    push_sentence(&mut out, &carry);
     out
 }
 

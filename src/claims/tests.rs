@@ -57,6 +57,7 @@ fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
         "```\nall tests pass\n```",
         "Make sure the tests pass before merging",
         "We should add tests",
+        "In order to add a regression test, #3379 added support to the mock.",
         "Co-authored-by: Tests Pass <tp@example.com>",
         "Run `tests pass` locally",
         "The parser is done, but no tests added",
@@ -90,6 +91,32 @@ fn literals_blanked_out_make_the_shape_of_an_assertion() {
         shape(r#"expect(name()).toBe("Ada")"#),
         shape(r#"expect(name()).toBe('Bob')"#)
     );
+}
+
+#[test]
+fn a_sentence_wrapped_over_lines_is_read_whole() {
+    // "not sure" on the line before defers "add a test" on the next.
+    assert!(
+        kinds("Change the generated code. I'm not sure\nhow to add a test for this.").is_empty()
+    );
+    // A wrapped claim is still one.
+    assert_eq!(
+        kinds("This change adds\nunit tests for the parser."),
+        [Kind::TestsAdded]
+    );
+    // A list item starts a sentence of its own.
+    assert_eq!(
+        kinds("I'm not sure\n- added tests for the parser"),
+        [Kind::TestsAdded]
+    );
+}
+
+#[test]
+fn doctests_are_tests() {
+    for line in ["    /// ```", "//! ```rust", "    >>> parse('1')"] {
+        assert!(TEST_MARKER.is_match(line), "{line}");
+    }
+    assert!(!TEST_MARKER.is_match("    /// Parses the input."));
 }
 
 #[test]
