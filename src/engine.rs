@@ -240,7 +240,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
         })
         .collect();
     crate::repeats::fold_deleted_files(&mut per_file, &fates);
-    crate::repeats::fold_across_files(&mut per_file);
+    let folded_across_files = crate::repeats::fold_across_files(&mut per_file);
     for shown in per_file {
         findings.extend(crate::repeats::aggregate(shown));
     }
@@ -295,7 +295,7 @@ pub fn analyze(change: &ChangeSet, policy: &Policy) -> Report {
     }
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup_by(|a, b| a.sort_key() == b.sort_key());
-    let mut findings = crate::repeats::fold_floods(findings);
+    let mut findings = crate::repeats::fold_floods(findings, &folded_across_files);
     // Last: the other rules' findings are its evidence.
     findings.extend(claim_findings(change, &pairs, &findings, policy));
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

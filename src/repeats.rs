@@ -110,7 +110,8 @@ pub type PerFile = Vec<Vec<(&'static Rule, String, Finding)>>;
 /// first of them: one cause, such as a per-provider test centralised elsewhere, is one finding
 /// that lists the others. The pattern is the test's name without `test` and without the words
 /// its file is named after, and must keep two words or more.
-pub fn fold_across_files(files: &mut PerFile) {
+pub fn fold_across_files(files: &mut PerFile) -> HashMap<&'static str, usize> {
+    let mut counted: HashMap<&'static str, usize> = HashMap::new();
     type Group = (
         &'static str,
         Side,
@@ -178,12 +179,14 @@ pub fn fold_across_files(files: &mut PerFile) {
             lead.2.message
         );
         lead.2.message = crate::secrets::scanner().redact_line(&summary);
+        *counted.entry(lead.0.id).or_default() += members.len() - 1;
         folded.extend(&members[1..]);
     }
     folded.sort_unstable();
     for (file, index) in folded.into_iter().rev() {
         files[file].remove(index);
     }
+    counted
 }
 
 /// What the engine knows of one changed file when folding.
@@ -349,9 +352,11 @@ const FLOOD_PRONE: &[&str] = &["disabled-check", "weakened-coverage", "new-depen
 /// Folds each group of more than [`MAX_ALIKE_PER_CHANGE`] findings of a [`FLOOD_PRONE`] rule
 /// that share side, severity and confidence into its first (by path and line), whose message
 /// then counts the others and names where the first few are. `findings` is sorted.
-pub fn fold_floods(findings: Vec<Finding>) -> Vec<Finding> {
-    let findings = fold_alike_in_change(findings, TEST_FLOOD_PRONE, true);
-    fold_alike_in_change(findings, FLOOD_PRONE, false)
+/// `folded` counts, per rule, the findings [`fold_across_files`] already folded into others:
+/// they still count towards the bound.
+pub fn fold_floods(findings: Vec<Finding>, folded: &HashMap<&'static str, usize>) -> Vec<Finding> {
+    let findings = fold_alike_in_change(findings, TEST_FLOOD_PRONE, true, folded);
+    fold_alike_in_change(findings, FLOOD_PRONE, false, &HashMap::new())
 }
 
 /// Test rules whose findings a refactor repeats across a tree (a package removed, an error
@@ -368,6 +373,7 @@ fn fold_alike_in_change(
     findings: Vec<Finding>,
     rules: &[&str],
     by_directory: bool,
+    folded_before: &HashMap<&'static str, usize>,
 ) -> Vec<Finding> {
     let mut groups: HashMap<Alike, Vec<usize>> = HashMap::new();
     for (index, finding) in findings.iter().enumerate() {
@@ -389,6 +395,9 @@ fn fold_alike_in_change(
     let mut per_rule: HashMap<&str, usize> = HashMap::new();
     for ((rule, ..), members) in &groups {
         *per_rule.entry(rule).or_default() += members.len();
+    }
+    for (rule, total) in per_rule.iter_mut() {
+        *total += folded_before.get(rule).copied().unwrap_or(0);
     }
     let mut folded = vec![false; findings.len()];
     let mut summaries: HashMap<usize, String> = HashMap::new();
@@ -788,7 +797,7 @@ mod tests {
             }
         }
         given.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        let out = fold_floods(given.clone());
+        let out = fold_floods(given.clone(), &HashMap::new());
         assert_eq!(out.len(), 3, "{out:#?}");
         assert!(
             out[0].message.contains(
@@ -799,7 +808,7 @@ mod tests {
         );
         // Twenty alike findings are left as they are.
         let twenty: Vec<Finding> = given.into_iter().take(MAX_ALIKE_PER_CHANGE).collect();
-        assert_eq!(fold_floods(twenty.clone()), twenty);
+        assert_eq!(fold_floods(twenty.clone(), &HashMap::new()), twenty);
     }
 
     #[test]
@@ -816,7 +825,7 @@ mod tests {
             }
         }
         given.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-        let out = fold_floods(given.clone());
+        let out = fold_floods(given.clone(), &HashMap::new());
         assert!(out.len() <= MAX_ALIKE_PER_CHANGE, "{}", out.len());
         // Each severity keeps its own finding: an error is never folded into a note.
         for severity in [Severity::Error, Severity::Warning, Severity::Note] {
@@ -824,7 +833,7 @@ mod tests {
         }
         // Under the bound nothing moves.
         let few: Vec<Finding> = given.into_iter().step_by(2).take(14).collect();
-        assert_eq!(fold_floods(few.clone()), few);
+        assert_eq!(fold_floods(few.clone(), &HashMap::new()), few);
     }
 
     #[test]
