@@ -36,8 +36,14 @@ declare_rule! {
     /// several lines is recognised, and so is a `/* ... */` block. When the comment run does not
     /// parse as a whole (prose around the code), each line is tried on its own.
     ///
+    /// Code kept from running without a line comment counts too, when the change adds only the
+    /// wrapper around lines that ran in base: `/*` and `*/` lines around a guard, a Python
+    /// string statement (`"""` lines of their own) around it, or a new `if False:` /
+    /// `if (false) {` / `if false {` branch that the guard was moved under.
+    ///
     /// It is an error when the change removed the same statement in the same hunk (the code was
-    /// turned into a comment), a warning otherwise.
+    /// turned into a comment), or wrapped lines that ran in base; a warning otherwise (a new
+    /// docstring example or dead branch that stopped nothing is not reported).
     /// ## Why it matters
     /// Commenting a check out keeps the code compiling and the tests green while the check no
     /// longer happens, and the diff reads like a harmless comment.
@@ -106,12 +112,53 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
         .map(|base| base.text.lines().map(str::trim).collect())
         .unwrap_or_default();
     let all = comments::collect(context, Side::Head);
-    for group in comments::groups(&all, head.text) {
+    let mut runs: Vec<Run> = comments::groups(&all, head.text)
+        .into_iter()
+        .map(|group| {
+            let wrap = if group.block {
+                Wrap::BlockComment
+            } else {
+                Wrap::Comments
+            };
+            let fences = match (wrap, group.lines.first(), group.lines.last()) {
+                (Wrap::BlockComment, Some(first), Some(last)) if first != last => {
+                    vec![*first, *last]
+                }
+                _ => Vec::new(),
+            };
+            Run {
+                group,
+                wrap,
+                fences,
+            }
+        })
+        .collect();
+    runs.extend(wrapped_code(context, head.text, language));
+    for Run {
+        group,
+        wrap,
+        fences,
+    } in runs
+    {
+        // New lines around old ones (`/*` and `*/`, `"""`, `if False:`) stop them running:
+        // every line inside counts as new, unless the hunk only rewrote a fence that was there.
+        let wrapping = !fences.is_empty()
+            && fences.iter().all(|line| context.is_added_line(*line))
+            && !fences.iter().any(|line| {
+                removed_in_hunk(context.pair, *line)
+                    .iter()
+                    .any(|removed| is_fence(removed.trim(), wrap))
+            });
         // Only comment lines the change added and that base did not already have (a comment
         // moved or re-indented is not new).
+        // Code put in a string or a dead branch is new there even where base had the line:
+        // it was re-indented into place.
         let fresh = |index: usize| {
-            context.is_added_line(group.lines[index])
-                && !base_lines.contains(group.raw[index].as_str())
+            (wrapping
+                && (matches!(wrap, Wrap::String | Wrap::DeadBranch)
+                    || !context.is_added_line(group.lines[index])))
+                || (context.is_added_line(group.lines[index])
+                    && !base_lines.contains(group.raw[index].as_str()))
         };
         if !(0..group.lines.len()).any(fresh) {
             continue;
@@ -134,11 +181,18 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             if edits_a_commented_statement(&removed, &group.text[hit.first]) {
                 continue;
             }
-            let removed_here = turned_into_comment(&removed, &group, &hit);
+            // Unchanged lines that a new fence wraps were code in base.
+            let wrapped_unchanged = wrapping
+                && (hit.first..=hit.last).any(|index| !context.is_added_line(group.lines[index]));
+            let removed_here = wrapped_unchanged || turned_into_comment(&removed, &group, &hit);
+            // A new docstring with an example, a new dead branch: nothing that ran stopped.
+            if !removed_here && matches!(wrap, Wrap::String | Wrap::DeadBranch) {
+                continue;
+            }
             let (severity, message) = if removed_here {
                 (
                     Severity::Error,
-                    format!("{} `{statement}` was turned into a comment", hit.kind),
+                    format!("{} `{statement}` {}", hit.kind, wrap.verb()),
                 )
             } else {
                 (
@@ -161,6 +215,169 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             });
         }
     }
+}
+
+/// How lines of code stopped running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrap {
+    /// `//` or `#` line comments.
+    Comments,
+    /// One `/* ... */` comment.
+    BlockComment,
+    /// A Python string statement (`"""` ... `"""`), which is evaluated and thrown away.
+    String,
+    /// A branch that never runs: `if False:`, `if (false) {`, `if false {`.
+    DeadBranch,
+}
+
+impl Wrap {
+    fn verb(self) -> &'static str {
+        match self {
+            Wrap::Comments => "was turned into a comment",
+            Wrap::BlockComment => "was wrapped in a block comment",
+            Wrap::String => "was wrapped in a string statement, which never runs",
+            Wrap::DeadBranch => "was put under a condition that is always false",
+        }
+    }
+}
+
+/// Lines read as one piece of would-be code, with how they are kept from running and the
+/// lines of the wrapper around them (empty for line comments).
+struct Run {
+    group: Group,
+    wrap: Wrap,
+    fences: Vec<u32>,
+}
+
+/// Whether a removed base line was a wrapper of the same kind (the hunk rewrote a fence that
+/// was there: `'''` → `"""`).
+fn is_fence(line: &str, wrap: Wrap) -> bool {
+    match wrap {
+        Wrap::BlockComment => line.starts_with("/*") || line.ends_with("*/"),
+        Wrap::String => line.ends_with("\"\"\"") || line.ends_with("\'\'\'"),
+        Wrap::DeadBranch => always_false(line).is_some(),
+        Wrap::Comments => false,
+    }
+}
+
+/// The condition of a line that opens a branch that never runs: `if False:`, `if 0:`,
+/// `if (false) {`, `if false {`.
+fn always_false(line: &str) -> Option<&str> {
+    let trimmed = line.trim();
+    [
+        "if False:",
+        "if 0:",
+        "if (false) {",
+        "if (0) {",
+        "if false {",
+    ]
+    .into_iter()
+    .find(|opener| trimmed == *opener)
+}
+
+/// Code the change wrapped so that it never runs, other than in comments: a Python string
+/// statement whose quotes stand on lines of their own, and the body of a new `if False:` (or
+/// `if (false) {`, `if false {`) branch. Found from the added lines, so the cost follows the
+/// change.
+fn wrapped_code(context: &FileContext<'_>, text: &str, language: Language) -> Vec<Run> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut runs = Vec::new();
+    let mut last_end = 0u32;
+    for line in context.pair.added.iter() {
+        if line <= last_end {
+            continue;
+        }
+        let Some(opener) = lines.get(line as usize - 1) else {
+            continue;
+        };
+        let trimmed = opener.trim();
+        let quote = ["\"\"\"", "\'\'\'"]
+            .into_iter()
+            .find(|quote| language == Language::Python && trimmed == *quote);
+        let (wrap, body, end) = if let Some(quote) = quote {
+            // The closing quotes alone on a later line; at most a few hundred lines on.
+            let Some(offset) = lines
+                .iter()
+                .skip(line as usize)
+                .take(400)
+                .position(|other| other.trim() == quote)
+            else {
+                continue;
+            };
+            let end = line + 1 + offset as u32;
+            // A statement, not a value: the line before does not open an expression.
+            let before = (1..line)
+                .rev()
+                .filter_map(|at| lines.get(at as usize - 1))
+                .find(|other| !other.trim().is_empty());
+            if before.is_some_and(|other| {
+                let other = other.trim_end();
+                other.ends_with(['=', '(', ',', '[', '{']) || other.ends_with("return")
+            }) {
+                continue;
+            }
+            (Wrap::String, (line + 1)..end, end)
+        } else if always_false(trimmed).is_some() {
+            let depth = indent(opener);
+            let body_end =
+                if language == Language::Python {
+                    lines
+                        .iter()
+                        .enumerate()
+                        .skip(line as usize)
+                        .take(400)
+                        .find(|(_, other)| !other.trim().is_empty() && indent(other) <= depth)
+                        .map_or(lines.len(), |(at, _)| at)
+                } else {
+                    match lines.iter().enumerate().skip(line as usize).take(400).find(
+                        |(_, other)| indent(other) == depth && other.trim_start().starts_with('}'),
+                    ) {
+                        Some((at, _)) => at,
+                        None => continue,
+                    }
+                } as u32;
+            let end = if language == Language::Python {
+                body_end
+            } else {
+                body_end + 1
+            };
+            (Wrap::DeadBranch, (line + 1)..(body_end + 1), end)
+        } else {
+            continue;
+        };
+        if body.is_empty() {
+            continue;
+        }
+        last_end = end;
+        let numbers: Vec<u32> = body.clone().collect();
+        let text: Vec<String> = numbers
+            .iter()
+            .map(|at| {
+                lines
+                    .get(*at as usize - 1)
+                    .copied()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        let raw: Vec<String> = text.iter().map(|line| line.trim().to_string()).collect();
+        let fences = match wrap {
+            Wrap::String => vec![line, end],
+            _ => vec![line],
+        };
+        runs.push(Run {
+            group: Group {
+                lines: numbers,
+                text,
+                raw,
+                block: false,
+            },
+            wrap,
+            fences,
+        });
+    }
+    runs
 }
 
 /// The validation shapes in a comment run: the whole run parsed at once when it is code, else

@@ -38,6 +38,8 @@ pub struct Group {
     pub text: Vec<String>,
     /// The raw source line (trimmed) of each text line, to compare with the other side.
     pub raw: Vec<String>,
+    /// One `/* ... */` comment, rather than a run of line comments.
+    pub block: bool,
 }
 
 /// Every comment of `side`, in document order.
@@ -141,7 +143,12 @@ pub fn groups(comments: &[Comment], source: &str) -> Vec<Group> {
                 group.text.extend(text);
                 group.raw.extend(raw);
             }
-            _ => out.push(Group { lines, text, raw }),
+            _ => out.push(Group {
+                lines,
+                text,
+                raw,
+                block: comment.block,
+            }),
         }
         previous_line_comment = (!comment.block).then_some(comment.end_line);
     }
