@@ -277,8 +277,84 @@ fn js_catch(node: Node<'_>, source: &str) -> Option<Handler> {
             import_fallback: false,
             needs_evidence: false,
         });
+    } else if let [only] = statements.as_slice()
+        && let Some(value) = fallback_return(*only, source)
+    {
+        // `catch (e) { return []; }` around code that ran unprotected in base: the error
+        // became an empty result, a disguised swallow.
+        found.swallow = Some(Swallow {
+            what: format!("`catch` that returns `{value}`"),
+            commented,
+            import_fallback: false,
+            needs_evidence: true,
+        });
     }
     Some(found)
+}
+
+/// The value of a `return` that stands in for a result: an empty collection or string, a
+/// zero, `false`, `null`/`undefined`/`None`, or a parameter of the enclosing function (the
+/// input handed back unconverted). `return` statements of other values are real handling.
+fn fallback_return<'s>(statement: Node<'_>, source: &'s str) -> Option<&'s str> {
+    if statement.kind() != "return_statement" {
+        return None;
+    }
+    let value = statement.named_child(0)?;
+    let shown = text(value, source).trim();
+    let constant = matches!(
+        normalize(shown).as_str(),
+        "[]" | "{}"
+            | "()"
+            | "\"\""
+            | "''"
+            | "``"
+            | "0"
+            | "-1"
+            | "false"
+            | "False"
+            | "null"
+            | "undefined"
+            | "None"
+            | "[]asconst"
+            | "new Map()"
+            | "newMap()"
+            | "newSet()"
+            | "dict()"
+            | "list()"
+            | "set()"
+    );
+    let parameter = matches!(value.kind(), "identifier") && is_parameter(statement, shown, source);
+    (constant || parameter).then_some(shown)
+}
+
+/// Whether `name` is a parameter of the function around `node` (a bounded climb).
+fn is_parameter(node: Node<'_>, name: &str, source: &str) -> bool {
+    let mut current = node.parent();
+    for _ in 0..64 {
+        let Some(scope) = current else {
+            return false;
+        };
+        if matches!(
+            scope.kind(),
+            "function_definition"
+                | "function_declaration"
+                | "method_definition"
+                | "arrow_function"
+                | "function_expression"
+                | "function"
+        ) {
+            return scope
+                .child_by_field_name("parameters")
+                .or_else(|| scope.child_by_field_name("parameter"))
+                .is_some_and(|parameters| {
+                    text(parameters, source)
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+                        .any(|word| word == name)
+                });
+        }
+        current = scope.parent();
+    }
+    false
 }
 
 /// `.catch(h)` (argument 0) or `.then(ok, h)` (argument 1).
@@ -449,6 +525,16 @@ fn python_except(node: Node<'_>, source: &str) -> Option<Handler> {
             import_fallback: false,
             needs_evidence: true,
         }),
+        // `except Exception: return x` (the input unconverted), `return []`, `return False`.
+        ["other"] if broad => statements
+            .first()
+            .and_then(|only| fallback_return(*only, source))
+            .map(|value| Swallow {
+                what: format!("broad `{header}: return {value}`"),
+                commented,
+                import_fallback: false,
+                needs_evidence: true,
+            }),
         _ => None,
     };
     found.swallow = swallow;

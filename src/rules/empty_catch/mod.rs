@@ -31,10 +31,13 @@ declare_rule! {
     ///
     /// - JavaScript/TypeScript: a `catch` block that is empty or holds only comments,
     ///   `.catch(() => {})`, `.catch(() => null)`, `.catch(() => undefined)`, `.catch(noop)`,
-    ///   `.then(ok, () => {})`.
+    ///   `.then(ok, () => {})`; a `catch` that only returns a stand-in (`[]`, `{}`, `""`, `0`,
+    ///   `false`, `null`, `undefined`, or the function's own parameter) around code that ran
+    ///   unprotected in base.
     /// - Python: an `except` whose body is only `pass`, `...` or `continue`;
     ///   `with contextlib.suppress(Exception)` (or `BaseException`); a bare or broad
-    ///   `except Exception:` that only returns `None` around code that used to raise.
+    ///   `except Exception:` that only returns `None` or another stand-in (`[]`, `{}`, `0`,
+    ///   `False`, the input unconverted) around code that used to raise.
     /// - Rust: `let _ = expr;`, `expr.ok();`, `expr.is_ok();` / `.is_err();` and an empty
     ///   `if let Err(_) = expr {}` where base propagated the same call in the same function with `?`, `.unwrap()` or `.expect()`; `unwrap_or_default()`/`unwrap_or(..)`/
     ///   `unwrap_or_else(..)` where base propagated it with `?`; `Err(_) => {}`,
