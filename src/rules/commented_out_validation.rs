@@ -644,6 +644,7 @@ mod tests {
             lines: (1..=text.lines().count() as u32).collect(),
             text: text.lines().map(str::to_string).collect(),
             raw: text.lines().map(str::to_string).collect(),
+            block: false,
         };
         find(language, &group)
             .into_iter()

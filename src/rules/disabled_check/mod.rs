@@ -94,6 +94,11 @@ declare_rule! {
     ///   is a warning, except a vitest project's `exclude` of a folder another project's
     ///   `include` still reaches (the tests move, they are not dropped). A named test file
     ///   excluded is an error, a warning when no such file exists at head.
+    /// - pytest plugins that run checks switched off (`-p no:mypy`, `no:flake8`, `no:ruff`,
+    ///   `no:doctest`, ..: an error; `no:asyncio`/`no:anyio`, whose tests stop running: a
+    ///   warning), and entries added to a conftest's `collect_ignore`/`collect_ignore_glob` that
+    ///   name test files or folders (an error; under a condition, a warning; `setup.py`,
+    ///   `docs/conf.py` and other paths without tests are left alone).
     /// - Test harness code that switches the run off: a conftest.py
     ///   `pytest_collection_modifyitems` hook that marks every collected item skip/xfail in a
     ///   loop or empties `items` (`items[:] = []`, `items.clear()`) is an error (a warning when

@@ -126,11 +126,14 @@ pub fn pytest_exclusions(words: &[String]) -> Vec<(Severity, String)> {
             _ if option.starts_with("-m") && option.len() > 2 && inline.is_none() => {
                 ("-m", Some(option[2..].to_string()))
             }
+            _ if option.starts_with("-p") && option.len() > 2 && inline.is_none() => {
+                ("-p", Some(option[2..].to_string()))
+            }
             _ => (option, inline),
         };
         let takes_value = matches!(
             option,
-            "--ignore" | "--ignore-glob" | "--deselect" | "-k" | "-m"
+            "--ignore" | "--ignore-glob" | "--deselect" | "-k" | "-m" | "-p"
         );
         if !takes_value {
             index += 1;
@@ -166,10 +169,35 @@ pub fn pytest_exclusions(words: &[String]) -> Vec<(Severity, String)> {
                     format!("deselects marked tests with `-m \"{value}\"`"),
                 ));
             }
+            "-p" => {
+                if let Some(severity) = value.strip_prefix("no:").and_then(plugin_that_checks) {
+                    found.push((
+                        severity,
+                        format!("switches off the pytest plugin that checks: `-p {value}`"),
+                    ));
+                }
+            }
             _ => {}
         }
     }
     found
+}
+
+/// How much switching off a pytest plugin stops checking: the plugins that run checkers as
+/// tests (`pytest-mypy`, `pytest-flake8`, `pytest-ruff`, ..) and doctests are errors; the async
+/// plugins are warnings (their tests stop running, skipped as unsupported); others (caching,
+/// ordering, parallel runs, reruns) check nothing.
+fn plugin_that_checks(plugin: &str) -> Option<Severity> {
+    let plugin = plugin
+        .trim_start_matches("pytest_")
+        .trim_start_matches("pytest-");
+    match plugin {
+        "mypy" | "flake8" | "pylint" | "ruff" | "black" | "isort" | "pycodestyle" | "codestyle"
+        | "pydocstyle" | "mccabe" | "bandit" | "pyright" | "typeguard" | "doctest"
+        | "doctestplus" | "pyflakes" => Some(Severity::Error),
+        "asyncio" | "anyio" | "trio" | "twisted" | "tornado" | "aiohttp" => Some(Severity::Warning),
+        _ => None,
+    }
 }
 
 fn has_not(expression: &str) -> bool {
@@ -707,5 +735,13 @@ mod tests {
         );
         assert!(found[0].1.contains("tests/test_api.py"));
         assert!(pytest_exclusions(&words("-k smoke --ignore-glob=*/vendor/*")).len() == 1);
+        let plugins = pytest_exclusions(&words(
+            "-p no:mypy -pno:flake8 -p no:cacheprovider -p xdist -p no:asyncio",
+        ));
+        let severities: Vec<Severity> = plugins.iter().map(|(severity, _)| *severity).collect();
+        assert_eq!(
+            severities,
+            [Severity::Error, Severity::Error, Severity::Warning]
+        );
     }
 }

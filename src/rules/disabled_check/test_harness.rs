@@ -22,6 +22,7 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
     };
     if file_name(path) == "conftest.py" {
         collection_hook(context, head.text, out);
+        ignored_from_collection(context, head.text, out);
     }
     if is_harness_file(path) {
         forced_exits(context, head.text, out);
@@ -340,6 +341,103 @@ fn is_switch(condition: &str) -> bool {
     ["getoption(", "config.option.", "os.environ", "getenv("]
         .iter()
         .any(|switch| condition.contains(switch))
+}
+
+/// A conftest's `collect_ignore` / `collect_ignore_glob` entries, each with the 1-based line
+/// of the statement that lists it and whether that statement is indented (under an `if`).
+fn collect_ignores(text: &str) -> Vec<(String, u32, bool)> {
+    static START: OnceLock<Option<Regex>> = OnceLock::new();
+    let Some(start) = regex(
+        &START,
+        r"^(\s*)collect_ignore(?:_glob)?\s*(?:=|\+=|\.append\(|\.extend\(|\.insert\()",
+    ) else {
+        return Vec::new();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let Some(captures) = start.captures(lines[index]) else {
+            index += 1;
+            continue;
+        };
+        let indented = captures
+            .get(1)
+            .is_some_and(|indent| !indent.as_str().is_empty());
+        // The statement runs until its brackets close (a list over lines), 200 lines at most.
+        let mut depth: i32 = 0;
+        let mut statement = String::new();
+        let first = index;
+        while index < lines.len() && index < first + 200 {
+            let line = lines[index];
+            statement.push_str(line);
+            statement.push('\n');
+            depth += line.matches(['[', '(']).count() as i32;
+            depth -= line.matches([']', ')']).count() as i32;
+            index += 1;
+            if depth <= 0 {
+                break;
+            }
+        }
+        let line = u32::try_from(first + 1).unwrap_or(u32::MAX);
+        for literal in crate::rules::likeness::literals_of(&statement) {
+            found.push((literal.to_string(), line, indented));
+        }
+    }
+    found
+}
+
+/// Entries the change adds to a conftest's `collect_ignore`/`collect_ignore_glob`: pytest no
+/// longer collects those paths (relative to the conftest). A test file or a folder of tests is
+/// an error, under a condition (`if sys.version_info < (3, 10):`) a warning; a path that holds
+/// no tests by its name (`setup.py`, `docs/conf.py`, `fixtures/`) is left alone.
+fn ignored_from_collection(context: &FileContext<'_>, head: &str, out: &mut Output) {
+    if !head.contains("collect_ignore") {
+        return;
+    }
+    let base: HashSet<String> = context
+        .side(Side::Base)
+        .map(|base| {
+            collect_ignores(base.text)
+                .into_iter()
+                .map(|(entry, _, _)| entry)
+                .collect()
+        })
+        .unwrap_or_default();
+    for (entry, line, indented) in collect_ignores(head) {
+        if base.contains(&entry) {
+            continue;
+        }
+        let file = entry
+            .trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or(&entry);
+        let test_file = file.starts_with("test")
+            || file.ends_with("_test.py")
+            || file.ends_with("_tests")
+            || entry
+                .split('/')
+                .any(|part| part == "tests" || part == "test");
+        if !test_file {
+            continue;
+        }
+        let (severity, how) = if indented {
+            (Severity::Warning, " under a condition")
+        } else {
+            (Severity::Error, "")
+        };
+        push(
+            out,
+            Side::Head,
+            line,
+            severity,
+            format!(
+                "conftest.py `collect_ignore` stops pytest collecting `{entry}`{how}: its tests no longer run"
+            ),
+            format!("collect_ignore:{entry}"),
+        );
+    }
 }
 
 fn collection_hook(context: &FileContext<'_>, head: &str, out: &mut Output) {
