@@ -184,7 +184,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
             // Unchanged lines that a new fence wraps were code in base.
             let wrapped_unchanged = wrapping
                 && (hit.first..=hit.last).any(|index| !context.is_added_line(group.lines[index]));
-            let removed_here = wrapped_unchanged || turned_into_comment(&removed, &group, &hit);
+            // Code re-indented into a string or a dead branch: its first line must be one the
+            // hunk removed (a lone `)` removed nearby says nothing).
+            let removed_here = wrapped_unchanged
+                || if matches!(wrap, Wrap::String | Wrap::DeadBranch) {
+                    let first = normalize(&group.text[hit.first]);
+                    removed.iter().any(|line| normalize(line) == first)
+                } else {
+                    turned_into_comment(&removed, &group, &hit)
+                };
             // A new docstring with an example, a new dead branch: nothing that ran stopped.
             if !removed_here && matches!(wrap, Wrap::String | Wrap::DeadBranch) {
                 continue;
@@ -306,15 +314,9 @@ fn wrapped_code(context: &FileContext<'_>, text: &str, language: Language) -> Ve
                 continue;
             };
             let end = line + 1 + offset as u32;
-            // A statement, not a value: the line before does not open an expression.
-            let before = (1..line)
-                .rev()
-                .filter_map(|at| lines.get(at as usize - 1))
-                .find(|other| !other.trim().is_empty());
-            if before.is_some_and(|other| {
-                let other = other.trim_end();
-                other.ends_with(['=', '(', ',', '[', '{']) || other.ends_with("return")
-            }) {
+            // The tree says whether the quotes open a string statement that ends there: the
+            // closing quotes of a new docstring are followed by code, not wrapped around it.
+            if !string_statement(context, line, indent(opener), end) {
                 continue;
             }
             (Wrap::String, (line + 1)..end, end)
@@ -378,6 +380,37 @@ fn wrapped_code(context: &FileContext<'_>, text: &str, language: Language) -> Ve
         });
     }
     runs
+}
+
+/// Whether head's syntax tree has a string statement (an expression statement that is only a
+/// string) starting on 1-based `line` at `column` and ending on `end`.
+fn string_statement(context: &FileContext<'_>, line: u32, column: usize, end: u32) -> bool {
+    let Some(parsed) = context.parsed(Side::Head) else {
+        return false;
+    };
+    let at = tree_sitter::Point {
+        row: line as usize - 1,
+        column,
+    };
+    let Some(mut node) = parsed.tree.root_node().descendant_for_point_range(at, at) else {
+        return false;
+    };
+    // Up from the quote token to the string (a few levels: string_start, string).
+    for _ in 0..4 {
+        if node.kind() == "string" {
+            break;
+        }
+        match node.parent() {
+            Some(parent) => node = parent,
+            None => return false,
+        }
+    }
+    node.kind() == "string"
+        && node.start_position().row == at.row
+        && node.end_position().row + 1 == end as usize
+        && node.parent().is_some_and(|parent| {
+            parent.kind() == "expression_statement" && parent.named_child_count() == 1
+        })
 }
 
 /// The validation shapes in a comment run: the whole run parsed at once when it is code, else
