@@ -41,6 +41,12 @@ declare_rule! {
     /// string statement (`"""` lines of their own) around it, or a new `if False:` /
     /// `if (false) {` / `if false {` branch that the guard was moved under.
     ///
+    /// A validation call that the change removes and replaces, in the same hunk, by a cast of
+    /// the value it checked is an error too: `schema.parse(body)` → `body as Order` (or
+    /// `<Order>body`, `body as unknown as Order`), `validateOrder(x)` → `x as Order`,
+    /// `Order.model_validate(data)` or `Order(**data)` → `cast(Order, data)`. The type checker
+    /// now trusts what nothing checks.
+    ///
     /// It is an error when the change removed the same statement in the same hunk (the code was
     /// turned into a comment), or wrapped lines that ran in base; a warning otherwise (a new
     /// docstring example or dead branch that stopped nothing is not reported).
@@ -67,6 +73,9 @@ declare_rule! {
     /// - Doc comments (`///`, `//!`, `/** */`) and their examples, Python doctest (`>>>`) lines,
     ///   license headers, trailing comments after code on the same line.
     /// - Comments that already existed in base (moved or re-indented), `TODO: validate(x)` notes.
+    /// - A cast beside a validation that still runs (`schema.parse(x) as Order`), a cast of a
+    ///   value parsed from text (`JSON.parse(text)` → `text as Order`) and a cast of another
+    ///   value than the one the removed call checked.
     /// ## Configuration
     /// `rules.commented-out-validation.severity` in `.integrity-gate.yml`; a deliberate comment
     /// that already exists in base can carry
@@ -76,7 +85,7 @@ declare_rule! {
         severity: Error,
         engine: Query,
         languages: [JavaScript, TypeScript, Tsx, Python, Rust],
-        summary: "an assertion, raise/throw, guard clause or validation call is turned into a comment",
+        summary: "an assertion, raise/throw, guard or validation call is commented out, or validation made a cast",
         maturity: Stable,
         check: Some(check),
     }
@@ -101,6 +110,7 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     let Some(language) = context.language else {
         return;
     };
+    super::validation_cast::check(context, language, out);
     let Some(head) = context.side(Side::Head) else {
         return;
     };
@@ -643,7 +653,7 @@ fn leading_word(text: &str) -> &str {
 /// Base lines removed by the hunk that added head line `head_line`. With zero context lines,
 /// unchanged lines pair up in order, so the hunk's removed lines are those between the base
 /// partners of the unchanged head lines around `head_line`.
-fn hunk_removed(pair: &FilePair, head_line: u32, base_len: usize) -> Vec<u32> {
+pub(super) fn hunk_removed(pair: &FilePair, head_line: u32, base_len: usize) -> Vec<u32> {
     let unchanged_before = (1..head_line)
         .filter(|line| !pair.added.contains(*line))
         .count();

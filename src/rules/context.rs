@@ -522,6 +522,11 @@ impl<'a> FileContext<'a> {
         self.cut_short.get()
     }
 
+    /// Records that a rule's own bounded walk stopped before the end of what it had to read.
+    pub fn mark_cut_short(&self) {
+        self.cut_short.set(true);
+    }
+
     /// Whether 1-based `line` of head was added by the change.
     pub fn is_added_line(&self, line: u32) -> bool {
         self.pair.added.contains(line)

@@ -31,7 +31,16 @@ declare_rule! {
     /// - a Rust `#[bench]` function removed, in any file: libtest runs each benchmark once as
     ///   a test under `cargo test`, so it is a test like `#[test]`; a test inside a
     ///   `proptest! { .. }` block removed; a tap/node:test subtest `t.test("..", t => ..)`
-    ///   removed.
+    ///   removed;
+    /// - a Python `Test*` class with no tests of its own that ran the ones it inherits
+    ///   (`class TestSqliteStore(StoreContract): backend = "sqlite"`), deleted or with its file
+    ///   (a likely finding, a warning, when the parent is defined elsewhere and its name does
+    ///   not say it holds tests); moved to another changed file or renamed with the same bases
+    ///   and settings, it still runs.
+    ///
+    /// Rows of a parametrize table that left while the test now takes a new parameter that a
+    /// changed file declares as a fixture with `params=` (`@pytest.fixture(params=[..])` in a
+    /// conftest) may live on there: a likely finding, a warning, that names the fixture.
     ///
     /// The finding sits on the base side, at the test's line in base.
     /// ## Why it matters
@@ -195,6 +204,22 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
     if language == Language::Rust {
         removed_test_modules(context, out);
     }
+    if language == Language::Python {
+        super::inherited_suites::check(context, out);
+        if let Some(head) = context.side(Side::Head) {
+            out.facts.extend(
+                parametrized_fixtures(head.text)
+                    .into_iter()
+                    .map(|name| Fact {
+                        side: Side::Head,
+                        name: PARAM_FIXTURE,
+                        family,
+                        key: name,
+                        severity: Severity::Error,
+                    }),
+            );
+        }
+    }
     // A test that never ran (skipped without a condition in base, or its suite or file was)
     // takes nothing from the run when deleted: a note.
     let skipped = super::markers::skipped_keys(context, Side::Base, "skipped-test");
@@ -334,6 +359,15 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                                     "the rows exercised",
                                 ));
                             }
+                            if language == Language::Python {
+                                candidate.moved = rows_to_fixture(
+                                    &cases,
+                                    &target,
+                                    &head_collected,
+                                    base_text,
+                                    context.pair.head.text().unwrap_or_default(),
+                                );
+                            }
                             Missing {
                                 candidate,
                                 plain: false,
@@ -441,7 +475,11 @@ fn check(context: &FileContext<'_>, out: &mut Output) {
                 Vec::new()
             };
             also.extend(inherited_alternatives(test, &collected_classes, &head));
-            let likely = inherited_by_name(test, &collected_classes);
+            let mut likely = inherited_by_name(test, &collected_classes);
+            // Rows that may have moved into a parametrized fixture ([`rows_to_fixture`]).
+            if let Some(earlier) = candidate.moved.take() {
+                likely.extend(earlier.likely);
+            }
             // Only a test gone without a trace is looked for under other names elsewhere; one
             // that left the runner's collection is gone for certain.
             let print = plain.then(|| {
@@ -738,6 +776,137 @@ impl<'s, 'a> Scene<'s, 'a> {
             twins: Twins::new(context),
         }
     }
+}
+
+/// Fact name: a pytest fixture with `params=` defined in a head file.
+const PARAM_FIXTURE: &str = "param-fixture";
+
+/// Lines looked back from a `def` for its decorators.
+const DECORATOR_LINES: usize = 24;
+
+/// The names of the fixtures in `text` declared with `params=` (`@pytest.fixture(params=[..])`
+/// above `def http_protocol_cls(request)`): each runs every test that takes it once per param.
+fn parametrized_fixtures(text: &str) -> Vec<String> {
+    if !text.contains("params") {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let Some(def) = trimmed
+            .strip_prefix("async ")
+            .unwrap_or(trimmed)
+            .strip_prefix("def ")
+        else {
+            continue;
+        };
+        let name: String = def
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let mut decorators = String::new();
+        for above in lines[..at].iter().rev().take(DECORATOR_LINES) {
+            let above = above.trim_start();
+            if above.is_empty() || above.starts_with("def ") || above.starts_with("class ") {
+                break;
+            }
+            decorators.push_str(above);
+        }
+        let squashed: String = decorators.split_whitespace().collect();
+        if !name.is_empty() && squashed.contains("fixture(") && squashed.contains("params=") {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The text from 1-based `line` (a test's decorators or `def`) on, a few dozen lines.
+fn signature(text: &str, line: u32) -> String {
+    text.lines()
+        .skip(line.saturating_sub(1) as usize)
+        .take(DECORATOR_LINES)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The parameters of a Python test's `def` line(s), from its text (top-level names only).
+fn python_parameters(body: &str) -> Vec<String> {
+    let Some(open) = body
+        .find("def ")
+        .and_then(|at| body[at..].find('(').map(|open| at + open))
+    else {
+        return Vec::new();
+    };
+    let mut depth = 1usize;
+    let mut parts = vec![String::new()];
+    for c in body[open + 1..].chars().take(4_000) {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(part) = parts.last_mut() {
+            part.push(c);
+        }
+    }
+    parts
+        .iter()
+        .filter_map(|part| {
+            let name: String = part
+                .trim()
+                .trim_start_matches('*')
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty() && name != "self").then_some(name)
+        })
+        .collect()
+}
+
+/// A parametrize table whose rows left while the test gained a parameter: when a changed file
+/// defines that parameter as a fixture with `params=`, the rows likely moved into the fixture
+/// (uvicorn 56aa152a, 8239373e: `parametrize("ws_protocol", ..)` → `ws_protocol_cls` in conftest).
+fn rows_to_fixture(
+    cases: &[&Test],
+    target: &str,
+    head: &[Test],
+    base_text: &str,
+    head_text: &str,
+) -> Option<Moved> {
+    let before = python_parameters(&signature(base_text, cases.first()?.line));
+    let after = head
+        .iter()
+        .find(|test| test.key == target)
+        .map(|test| python_parameters(&signature(head_text, test.line)))?;
+    let likely: Vec<(FactRef, String, String)> = after
+        .into_iter()
+        .filter(|name| !before.contains(name))
+        .map(|name| {
+            let more = format!(
+                "; the test now takes `{name}`, a fixture a changed file parametrizes with `params=`: the rows may live on there"
+            );
+            (FactRef::head(PARAM_FIXTURE), name, more)
+        })
+        .collect();
+    (!likely.is_empty()).then(|| Moved {
+        family: "python",
+        key: target.to_string(),
+        already: FactRef::head("never-a-fact"),
+        also: Vec::new(),
+        print: None,
+        likely,
+        existed: None,
+    })
 }
 
 fn deleted(test: &Test, line: u32, end_line: u32, message: String) -> Candidate {
@@ -1373,5 +1542,25 @@ mod tests {
             .map(|end| body_key(&lines[..end].join("\n")))
             .collect();
         assert_eq!(body_prefix_keys(body), expected);
+    }
+}
+
+#[cfg(test)]
+mod fixture_param_tests {
+    use super::*;
+
+    #[test]
+    fn fixtures_declared_with_params_are_found() {
+        let text = "import pytest\n\n\n@pytest.fixture(\n    params=[\n        pytest.param(\n            \"a:B\",\n            marks=pytest.mark.skipif(\n                True, reason=\"x\"\n            ),\n        ),\n        \"c:D\",\n    ]\n)\ndef ws_protocol_cls(request: pytest.FixtureRequest):\n    return request.param\n\n\n@pytest.fixture\ndef plain():\n    return 1\n";
+        assert_eq!(parametrized_fixtures(text), ["ws_protocol_cls"]);
+    }
+
+    #[test]
+    fn parameters_are_read_at_the_top_level() {
+        let body = "async def test_trace(\n    ws_protocol_cls: \"typing.Type[WSProtocol | WebSocketProtocol]\",\n    caplog,\n    mapping: dict[str, int] = {},\n):\n    pass\n";
+        assert_eq!(
+            python_parameters(body),
+            ["ws_protocol_cls", "caplog", "mapping"]
+        );
     }
 }

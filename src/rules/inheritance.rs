@@ -22,33 +22,34 @@ pub fn classes(text: &str) -> Vec<Class> {
     if text.lines().count() > MAX_LINES {
         return Vec::new();
     }
-    let mut out: Vec<Class> = Vec::new();
-    for line in text.lines() {
-        let trimmed = line.trim_start();
-        if let Some(header) = trimmed.strip_prefix("class ") {
-            let name: String = header
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if name.is_empty() {
-                continue;
-            }
-            let bases = header[name.len()..]
-                .trim_start()
-                .strip_prefix('(')
-                .and_then(|rest| rest.split(')').next())
-                .map(|list| {
-                    list.split(',')
-                        .map(str::trim)
-                        .filter(|base| !base.is_empty() && !base.contains('='))
-                        .map(|base| base.rsplit('.').next().unwrap_or(base).to_string())
-                        .collect()
-                })
-                .unwrap_or_default();
-            out.push(Class { name, bases });
-        }
+    text.lines()
+        .filter_map(|line| line.trim_start().strip_prefix("class "))
+        .filter_map(header)
+        .collect()
+}
+
+/// A class header's name and bases: what follows `class ` (`TestX(bases.Base, metaclass=M):`).
+pub fn header(header: &str) -> Option<Class> {
+    let name: String = header
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() {
+        return None;
     }
-    out
+    let bases = header[name.len()..]
+        .trim_start()
+        .strip_prefix('(')
+        .and_then(|rest| rest.split(')').next())
+        .map(|list| {
+            list.split(',')
+                .map(str::trim)
+                .filter(|base| !base.is_empty() && !base.contains('='))
+                .map(|base| base.rsplit('.').next().unwrap_or(base).to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(Class { name, bases })
 }
 
 #[cfg(test)]
