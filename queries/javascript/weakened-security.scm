@@ -141,16 +141,17 @@
  (#match? @finding "^(helmet|csurf|csrf|csrfProtection|lusca|requireAuth|requireLogin|authenticate|authMiddleware|ensureAuthenticated|ensureLoggedIn|isAuthenticated|verifyToken|checkJwt|jwtCheck|passport\\.authenticate|auth|authenticated|protect)\\b")
  (#set! kind "middleware"))
 
-; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
+; A CSP script source list (script-src, or default-src that scripts fall back to) gaining
+; `'unsafe-inline'`, `'unsafe-eval'` or a `*` source; style-src and img-src lists are not scripts.
 ; Only a string that holds a directive: `hasUnsafeInline = (r) => r.includes("'unsafe-inline'")`
 ; reads a policy, it does not write one.
 ([(string) (template_string)] @finding
- (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
+ (#match? @finding "(default|script)-src(-elem|-attr)?[^;]*unsafe-(inline|eval)|(default|script)-src(-elem|-attr)?[^;'\"`]*\\s\\*(\\s|;|['\"`]|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ((pair key: [(property_identifier) (string)] @_name value: (array) @_value) @finding
- (#match? @_name "Src['\"]?$|-src['\"]$")
+ (#match? @_name "^['\"]?(scriptSrc|defaultSrc|scriptSrcElem|scriptSrcAttr|script-src|default-src|script-src-elem|script-src-attr)['\"]?$")
  (#match? @_value "['\"`]\\*['\"`]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))

@@ -253,22 +253,23 @@
 
 ; --- Security headers ----------------------------------------------------------------------
 
-; A CSP source list gaining `'unsafe-inline'`, `'unsafe-eval'` or a `*` source.
+; A CSP script source list (script-src, or default-src that scripts fall back to) gaining
+; `'unsafe-inline'`, `'unsafe-eval'` or a `*` source; style-src and img-src lists are not scripts.
 ; Only a string that holds a directive (a literal compared against is not a policy).
 ((string) @finding
- (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
+ (#match? @finding "(default|script)-src(-elem|-attr)?[^;]*unsafe-(inline|eval)|(default|script)-src(-elem|-attr)?[^;'\"]*\\s\\*(\\s|;|['\"]|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ((assignment left: (identifier) @_name right: (_) @_value) @finding
- (#match? @_name "^CSP_[A-Z_]*SRC$")
+ (#match? @_name "^CSP_(SCRIPT|DEFAULT)_SRC(_ELEM|_ATTR)?$")
  (#match? @_value "['\"]\\*['\"]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 
 ; flask-talisman / django-csp dictionaries: `{"script-src": ["'self'", "'unsafe-inline'"]}`.
 ((pair key: (string) @_name value: [(list) (tuple) (string)] @_value) @finding
- (#match? @_name "-src['\"]$")
+ (#match? @_name "^['\"](script-src|default-src|script-src-elem|script-src-attr)['\"]$")
  (#match? @_value "['\"]\\*['\"]|unsafe-inline|unsafe-eval")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))

@@ -99,7 +99,7 @@
  (#set! message "a cookie loses its `Secure`/`HttpOnly`/`SameSite` protection"))
 
 ([(string_literal) (raw_string_literal)] @finding
- (#match? @finding "-src[^;]*unsafe-(inline|eval)|-src[^;\"]*\\s\\*(\\s|;|\"|$)")
+ (#match? @finding "(default|script)-src(-elem|-attr)?[^;]*unsafe-(inline|eval)|(default|script)-src(-elem|-attr)?[^;\"]*\\s\\*(\\s|;|\"|$)")
  (#set! kind "flag")
  (#set! message "the Content-Security-Policy allows inline or any-origin scripts"))
 

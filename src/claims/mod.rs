@@ -350,10 +350,10 @@ fn looks_like_test(path: &str) -> bool {
         })
 }
 
-/// An assertion-looking line.
+/// Lines that assert; Rust's `.expect("message")` only names a panic and is left out.
 static ASSERTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"\bassert\w*!?\s*[\(\s]|\bexpect\s*\(|\.(?:to|not)\.|\bself\.assert\w+\(|\bassertThat\s*\(|\.should\b",
+        r"\bassert\w*!?\s*[\(\s]|(?:^|[^.\w$])expect\s*\(|\.(?:to|not)\.|\bself\.assert\w+\(|\bassertThat\s*\(|\.should\b",
     )
     .unwrap_or_else(|_| unreachable!("a constant pattern"))
 });

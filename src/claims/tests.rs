@@ -78,6 +78,14 @@ fn negated_deferred_conditional_and_asked_forms_are_not_claims() {
 }
 
 #[test]
+fn a_panic_message_is_no_assertion() {
+    assert!(!ASSERTION.is_match(r#"    .expect("failed to spawn sleep");"#));
+    assert!(!ASSERTION.is_match(r#"let child = cmd.spawn().expect("spawn");"#));
+    assert!(ASSERTION.is_match(r#"  expect(total).toBe(3);"#));
+    assert!(ASSERTION.is_match(r#"await expect(page).toHaveTitle("x");"#));
+}
+
+#[test]
 fn literals_blanked_out_make_the_shape_of_an_assertion() {
     assert_eq!(
         shape("assert total(3) == 42"),

@@ -522,12 +522,24 @@ fn compare_unfiltered(
             continue;
         };
         let mut suffix = suffix.to_string();
+        // `preconstruct dev && manypkg check` → `manypkg check` (changesets 75b3b80c): every
+        // step of the new command ran on every install before.
+        if before.is_some_and(|b| steps_ran_before(&b.command, &script.command)) {
+            continue;
+        }
         // `cf-typegen` → `WRANGLER_LOG=warn npm run --silent cf-typegen`: the hook already ran
         // this command on every install.
         if before.is_some_and(|b| same_command_but_quieter(&b.command, &script.command)) {
             severity = severity.min(Severity::Warning);
             suffix = format!(
                 "{suffix} (the command it ran before, with other environment settings or flags)"
+            );
+        } else if before.is_some_and(|b| same_local_scripts(&b.command, &script.command)) {
+            // `try{require('./config/scripts/postinstall')}catch(e){}` →
+            // `import('./config/scripts/postinstall.js').catch(() => void 0)` (msw 6d3013c6).
+            severity = severity.min(Severity::Warning);
+            suffix = format!(
+                "{suffix} (it runs the same repository scripts as before, called another way)"
             );
         }
         let message = format!(
@@ -685,6 +697,48 @@ fn shorten(s: &str) -> String {
 /// assignments or flags added or removed (`WRANGLER_LOG=warn npm run --silent x` for
 /// `npm run x`). Not when an assignment or flag can load other code (`NODE_OPTIONS=..`,
 /// `--require=..`, `-e`).
+/// Whether every step of `after` (split at `&&`, `||`, `;`) is a step `before` ran.
+fn steps_ran_before(before: &str, after: &str) -> bool {
+    let steps = |command: &str| -> Vec<String> {
+        command
+            .split("&&")
+            .flat_map(|part| part.split("||"))
+            .flat_map(|part| part.split(';'))
+            .map(|step| step.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|step| !step.is_empty())
+            .collect()
+    };
+    let old = steps(before);
+    let new = steps(after);
+    !new.is_empty() && new.iter().all(|step| old.contains(step))
+}
+
+/// Whether both commands run the same repository-local script files (`./scripts/x`, with or
+/// without its extension) and `after` fetches nothing and pipes nothing.
+fn same_local_scripts(before: &str, after: &str) -> bool {
+    const FETCHES: &[&str] = &[
+        "http:", "https:", "curl", "wget", "npx", "bunx", "dlx", "|", "`", "$(",
+    ];
+    if FETCHES.iter().any(|word| after.contains(word)) {
+        return false;
+    }
+    let scripts = |command: &str| -> std::collections::BTreeSet<String> {
+        command
+            .split(|c: char| !(c.is_alphanumeric() || matches!(c, '.' | '/' | '_' | '-')))
+            .filter(|word| word.starts_with("./") && word.len() > 2)
+            .map(|word| {
+                let word = word.trim_start_matches("./");
+                match word.rsplit_once('.') {
+                    Some((stem, "js" | "mjs" | "cjs" | "ts" | "sh" | "py")) => stem.to_string(),
+                    _ => word.to_string(),
+                }
+            })
+            .collect()
+    };
+    let old = scripts(before);
+    !old.is_empty() && old == scripts(after)
+}
+
 fn same_command_but_quieter(before: &str, after: &str) -> bool {
     const LOADS_CODE: &[&str] = &[
         "NODE_OPTIONS",

@@ -55,7 +55,12 @@ pub fn hazards(tree: &Tree) -> Hazards {
             found.token_run = true;
         }
         let descended = if cursor.depth() > MAX_SYNTAX_DEPTH {
-            found.too_deep = true;
+            // A long union of literal types or a concatenation of strings nests as deep as it
+            // is long (h3 fb669247: 2,000 MIME types in one `type`), and below the bound it
+            // holds only data no rule reads: nothing unseen.
+            if !data_only(node) {
+                found.too_deep = true;
+            }
             false
         } else {
             cursor.goto_first_child()
@@ -65,6 +70,51 @@ pub fn hazards(tree: &Tree) -> Hazards {
                 if !cursor.goto_parent() {
                     return found;
                 }
+            }
+        }
+    }
+}
+
+/// Nodes a data subtree is read through before it counts as code.
+const MAX_DATA_NODES: usize = 1 << 20;
+
+/// Whether the subtree at `node` holds only literal data: union and literal types, strings,
+/// numbers, type names and the operators joining them.
+fn data_only(node: Node<'_>) -> bool {
+    const DATA: &[&str] = &[
+        "union_type",
+        "literal_type",
+        "string",
+        "string_fragment",
+        "string_content",
+        "string_start",
+        "string_end",
+        "escape_sequence",
+        "concatenated_string",
+        "binary_expression",
+        "number",
+        "type_identifier",
+        "predefined_type",
+        "comment",
+        "|",
+        "+",
+        "'",
+        "\"",
+    ];
+    if node.descendant_count() > MAX_DATA_NODES {
+        return false;
+    }
+    let mut cursor = node.walk();
+    loop {
+        if !DATA.contains(&cursor.node().kind()) {
+            return false;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() || cursor.node() == node {
+                return true;
             }
         }
     }
@@ -204,5 +254,21 @@ mod tests {
         let list = format!("x = [{}]", "1, ".repeat(MAX_TOKEN_RUN * 2));
         let list = parse(Language::Python, list).unwrap();
         assert_eq!(hazards(&list.tree), Hazards::default());
+    }
+
+    #[test]
+    fn a_long_union_of_literals_hides_nothing_but_one_with_code_does() {
+        let count = MAX_SYNTAX_DEPTH as usize * 2;
+        let names: Vec<String> = (0..count).map(|n| format!("'type/{n}'")).collect();
+        let union = format!("export type Mime = {} | AnyString;\n", names.join("|"));
+        let union = parse(Language::TypeScript, union).unwrap();
+        assert_eq!(hazards(&union.tree), Hazards::default());
+        let strings = format!("const s = {};\n", names.join(" + "));
+        let strings = parse(Language::TypeScript, strings).unwrap();
+        assert_eq!(hazards(&strings.tree), Hazards::default());
+        // The last operand of a left-deep chain sits at the top; the first ones are deepest.
+        let mixed = format!("const s = check(input) + {};\n", names.join(" + "));
+        let mixed = parse(Language::TypeScript, mixed).unwrap();
+        assert!(hazards(&mixed.tree).too_deep);
     }
 }

@@ -1562,12 +1562,19 @@ fn matched_now(check: &Assertion, patterns: &[String]) -> bool {
 /// `expect(x).toBe(false)`, `assert.strictEqual(x, true)`, `assert_eq!(x, true)`,
 /// `self.assertEqual(x, True)`, `assert x is True`, `assert x == False` (whitespace squashed).
 fn boolean_compared(assertion: &Assertion) -> Option<(&str, bool)> {
+    let (subject, value) = compared(assertion, |value| {
+        matches!(value, "true" | "True" | "false" | "False")
+    })?;
+    Some((subject, matches!(value, "true" | "True")))
+}
+
+/// The subject and the value of an exact comparison whose value `accept`s, whitespace
+/// squashed: `t.is(x, v)`, `assert.strictEqual(x, v)`, `assert_eq!(x, v)`,
+/// `self.assertEqual(x, v)`, `self.assertIs(x, v)`, `expect(x).toBe(v)` (also `toEqual`,
+/// `toStrictEqual`, `.resolves.toBe`), `assert x is v`, `assert x == v`.
+fn compared(assertion: &Assertion, accept: impl Fn(&str) -> bool) -> Option<(&str, &str)> {
     let norm = assertion.norm.trim_end_matches(';');
-    let literal = |text: &str| match text {
-        "true" | "True" => Some(true),
-        "false" | "False" => Some(false),
-        _ => None,
-    };
+    let norm = norm.strip_prefix("await").unwrap_or(norm);
     for opener in [
         "t.is(",
         "assert.strictEqual(",
@@ -1581,19 +1588,25 @@ fn boolean_compared(assertion: &Assertion) -> Option<(&str, bool)> {
             .and_then(|rest| rest.strip_suffix(')'))
         {
             let (subject, value) = inner.trim_end_matches(',').rsplit_once(',')?;
-            return literal(value).map(|value| (subject, value));
+            return accept(value).then_some((subject, value));
         }
     }
     let (rest, joints): (&str, &[&str]) = match norm.strip_prefix("expect(") {
         Some(rest) => (
             rest.strip_suffix(')')?,
-            &[").toBe(", ").toEqual(", ").toStrictEqual("],
+            &[
+                ").toBe(",
+                ").toEqual(",
+                ").toStrictEqual(",
+                ").resolves.toBe(",
+                ").resolves.toEqual(",
+            ],
         ),
         None => (norm.strip_prefix("assert")?, &["is", "=="]),
     };
     joints.iter().find_map(|joint| {
         let (subject, value) = rest.rsplit_once(joint)?;
-        literal(value).map(|value| (subject, value))
+        accept(value).then_some((subject, value))
     })
 }
 
@@ -1653,6 +1666,73 @@ fn boolean_loosened(old: &Assertion, new: &Assertion) -> bool {
         }
         _ => false,
     }
+}
+
+/// `expect(await page.evaluate(() => clients.size)).toBe(1)` →
+/// `await expect(page.waitForFunction(() => clients.size === 1)).resolves.toBeTruthy()`
+/// (msw cd528734): the exact comparison moved inside the subject, and the truth check holds
+/// it. The old subject's last name must stand compared with the old literal.
+fn comparison_moved_into_subject(old: &Assertion, new: &Assertion) -> bool {
+    let Some((subject, value)) = exact_literal(old) else {
+        return false;
+    };
+    let norm = new.norm.trim_end_matches(';');
+    let norm = norm.strip_prefix("await").unwrap_or(norm);
+    let truth = [".toBeTruthy()", ".toBe(true)", ".toEqual(true)"]
+        .iter()
+        .any(|end| norm.ends_with(end))
+        || [
+            "assert.ok(",
+            "t.truthy(",
+            "t.true(",
+            "assert!(",
+            "self.assertTrue(",
+        ]
+        .iter()
+        .any(|start| norm.starts_with(start));
+    // `size === 1 || true`, `size === 1 ? 1 : 0`: a comparison that no longer decides.
+    if !truth || norm.contains("||") || norm.contains('?') {
+        return false;
+    }
+    let name = subject
+        .trim_end_matches([')', '}', ';', ','])
+        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .next()
+        .unwrap_or_default();
+    if name.is_empty() || name.chars().all(|c| c.is_ascii_digit()) {
+        return false;
+    }
+    ["===", "=="].iter().any(|op| {
+        let compared = format!("{name}{op}{value}");
+        norm.match_indices(&compared).any(|(at, _)| {
+            norm[at + compared.len()..]
+                .chars()
+                .next()
+                .is_none_or(|next| !(next.is_alphanumeric() || next == '_' || next == '.'))
+        })
+    })
+}
+
+/// The subject and the literal of an exact check against a literal (number, string, boolean,
+/// null): `expect(x).toBe(1)`, `t.is(x, "a")`, `assert_eq!(x, 2)`, `assert x == 3` (squashed).
+fn exact_literal(assertion: &Assertion) -> Option<(&str, &str)> {
+    compared(assertion, |value| plain_literal(value).is_some())
+        .map(|(subject, value)| (subject, value.trim_end_matches(',')))
+}
+
+/// `text` when it is a number, a quoted string, a boolean or null/None (trailing comma dropped).
+fn plain_literal(text: &str) -> Option<&str> {
+    let text = text.trim_end_matches(',');
+    let quoted = text.len() >= 2
+        && ['"', '\'', '`']
+            .iter()
+            .any(|q| text.starts_with(*q) && text.ends_with(*q));
+    let number = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-');
+    (quoted || number || matches!(text, "true" | "false" | "null" | "True" | "False" | "None"))
+        .then_some(text)
 }
 
 /// The call a Python check compares with `None`: `mw.scheduled(request)` of
@@ -1894,6 +1974,7 @@ fn compare(
             // Rust's `assert_eq!(x, true)` → `assert!(x)` (clippy's `bool_assert_comparison`):
             // the compiler holds `x` to a `bool`, so nothing got weaker.
             _ if old.norm.starts_with("assert_eq!(") && boolean_loosened(old, new) => false,
+            _ if comparison_moved_into_subject(old, new) => false,
             _ => new.strength < old.strength,
         };
         let widened = match (old.tolerance, new.tolerance) {

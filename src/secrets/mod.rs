@@ -300,6 +300,14 @@ impl Scanner {
                             continue;
                         }
                         let quoted = start > 0 && matches!(bytes[start - 1], b'"' | b'\'' | b'`');
+                        // `type Password = Uint8Array | string`: a TypeScript type alias names
+                        // types, never a value (h3 13d46b7c).
+                        if matches!(c.rule.pattern, Pattern::Generic)
+                            && !quoted
+                            && type_alias(&line[..start])
+                        {
+                            continue;
+                        }
                         // A URL's scheme stands where a keyword rule's identifier would.
                         let ident = group("id").or_else(|| group("scheme"));
                         if !accept(c.rule, secret, ident, group("u"), group("h"), quoted) {
@@ -519,6 +527,26 @@ pub fn shorten_redacted(text: &str, max_chars: usize, ellipsis: &str) -> String 
     let mut cut: String = redacted.chars().take(keep).collect();
     cut.push_str(ellipsis);
     scanner.redact_text(&cut)
+}
+
+/// Whether `before` (a line up to a match) opens a TypeScript type alias: `type X = `,
+/// `export type X<T> = `, `declare type X = `.
+fn type_alias(before: &str) -> bool {
+    let text = before.trim_start();
+    let text = text.strip_prefix("export ").unwrap_or(text).trim_start();
+    let text = text.strip_prefix("declare ").unwrap_or(text).trim_start();
+    let Some(rest) = text.strip_prefix("type ") else {
+        return false;
+    };
+    let rest = rest.trim_end();
+    let Some(name) = rest.strip_suffix('=') else {
+        return false;
+    };
+    let name = name.trim_end();
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '<' | '>' | ',' | ' '))
 }
 
 /// Whether `before` (a line up to a match) ends inside a Codecov graph or badge URL's query.

@@ -699,3 +699,11 @@ fn syntax_tree_spans_in_parser_snapshots_are_no_secret_but_a_value_beside_one_is
         assert_eq!(ids(line), vec!["generic-secret"], "{line}");
     }
 }
+
+#[test]
+fn a_typescript_type_alias_names_types_not_a_value() {
+    assert!(ids("type Password = Uint8Array | string;").is_empty());
+    assert!(ids("export type ApiToken<T> = Uint8Array | T;").is_empty());
+    // A value stays a value, whatever the line before the name says.
+    assert!(!ids("const password = Uint8Array7x9Qk2;").is_empty());
+}

@@ -97,6 +97,10 @@ pub struct Collection {
     js_added: Vec<String>,
     /// JavaScript/TypeScript paths the change takes from base (deleted, or renamed away).
     js_taken: BTreeSet<String>,
+    /// Head paths of files the change renames, with their base paths.
+    renamed: BTreeMap<String, String>,
+    /// Head paths of files the change adds (not renames).
+    created: BTreeSet<String>,
 }
 
 impl Collection {
@@ -133,6 +137,15 @@ impl Collection {
             .map(|path| path.rsplit_once('/').map_or("", |(dir, _)| dir).to_string())
             .collect();
         for pair in files.iter().filter(|pair| pair.old_path != pair.new_path) {
+            match (&pair.old_path, &pair.new_path) {
+                (Some(old), Some(new)) => {
+                    self.renamed.insert(new.clone(), old.clone());
+                }
+                (None, Some(new)) => {
+                    self.created.insert(new.clone());
+                }
+                _ => {}
+            }
             self.js_added.extend(
                 pair.new_path
                     .iter()
@@ -159,6 +172,16 @@ impl Collection {
             }
         }
         self
+    }
+
+    /// The base path of a file the change renames to `path`.
+    pub fn renamed_from(&self, path: &str) -> Option<&str> {
+        self.renamed.get(path).map(String::as_str)
+    }
+
+    /// Whether the change adds the file at `path` (new, not renamed).
+    pub fn created(&self, path: &str) -> bool {
+        self.created.contains(path)
     }
 
     /// The same settings, knowing base's JavaScript/TypeScript files.

@@ -271,6 +271,27 @@ const BLANKET_LINTS: &[&str] = &[
     "clippy::perf",
 ];
 
+/// Lints about unused code, naming and documentation style, never about a wrong result.
+const HYGIENE_LINTS: &[&str] = &[
+    "unused",
+    "dead_code",
+    "unused_imports",
+    "unused_variables",
+    "unused_macros",
+    "unused_mut",
+    "unused_assignments",
+    "nonstandard_style",
+    "non_snake_case",
+    "non_camel_case_types",
+    "non_upper_case_globals",
+    "missing_docs",
+    "clippy::needless_doctest_main",
+    "clippy::module_name_repetitions",
+    "clippy::too_many_arguments",
+    "clippy::type_complexity",
+    "clippy::style",
+];
+
 /// Rust source without its comments (`clippy::a, // why` inside an attribute), string
 /// literals kept whole (a `reason` may hold a URL).
 fn without_comments(text: &str) -> String {
@@ -363,14 +384,26 @@ pub fn rust(attribute: &str, inner: bool) -> Option<Judged> {
         });
     }
     let blanket = lints.iter().any(|lint| BLANKET_LINTS.contains(lint));
+    // Lints about unused code, names and style: silencing them hides no wrong result
+    // (zellij 828a1508 `#![allow(dead_code)]` in new test mocks, tracing 3825a50c
+    // `#[allow(unused)]` on a test's shadowing macro, fd e9fe3379 on a unix-only field).
+    let hygiene_only = lints.iter().all(|lint| HYGIENE_LINTS.contains(lint));
     let (severity, what) = if inner {
         (
-            Severity::Error,
+            if hygiene_only {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
             format!("module-wide `{attribute}` silences these lints for the whole module"),
         )
     } else if blanket {
         (
-            Severity::Error,
+            if hygiene_only {
+                Severity::Warning
+            } else {
+                Severity::Error
+            },
             format!("blanket `{attribute}` silences a whole lint group"),
         )
     } else if has_reason {
@@ -513,8 +546,25 @@ mod tests {
             severity(rust("#[allow(dead_code)]", false)),
             Some(Severity::Warning)
         );
+        // Module-wide: an error, unless every lint is about unused code, names or style.
         assert_eq!(
             severity(rust("#![allow(dead_code)]", true)),
+            Some(Severity::Warning)
+        );
+        assert_eq!(
+            severity(rust("#![allow(dead_code, clippy::unwrap_used)]", true)),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            severity(rust("#![allow(warnings)]", true)),
+            Some(Severity::Error)
+        );
+        assert_eq!(
+            severity(rust("#[allow(unused)]", false)),
+            Some(Severity::Warning)
+        );
+        assert_eq!(
+            severity(rust("#[allow(warnings)]", false)),
             Some(Severity::Error)
         );
         assert_eq!(
@@ -530,8 +580,12 @@ mod tests {
             Some(Severity::Warning)
         );
         assert_eq!(
-            severity(rust("#[cfg_attr(test, allow(unused))]", false)),
+            severity(rust("#[cfg_attr(test, allow(warnings))]", false)),
             Some(Severity::Error)
+        );
+        assert_eq!(
+            severity(rust("#[cfg_attr(not(unix), allow(unused))]", false)),
+            Some(Severity::Warning)
         );
         assert_eq!(
             severity(rust("#[cfg_attr(feature = \"x\", derive(Debug))]", false)),

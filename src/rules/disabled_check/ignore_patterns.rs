@@ -341,6 +341,25 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
         let names_nothing = one_file
             && matches!(tool, "tsc" | "ESLint")
             && context.collection.js_file_at_head(config_dir, &pattern) == Some(false);
+        let full = if config_dir.is_empty() {
+            key.clone()
+        } else {
+            format!("{config_dir}/{key}")
+        };
+        // The excluded file was renamed and base excluded its old name: the same exclusion
+        // (attrs 58c8e9ad, `typing-examples/` → `typing_tests/`).
+        if one_file
+            && let Some(old) = context.collection.renamed_from(&full)
+            && let Some(old) = old
+                .strip_prefix(config_dir)
+                .map(|rest| rest.trim_start_matches('/'))
+            && before.contains(&(tool, normalized(old)))
+        {
+            continue;
+        }
+        // A file the change adds and keeps from the checker: new code nothing checks (still an
+        // error: code that fails the checker can be excluded as it arrives).
+        let new_file = one_file && context.collection.created(&full);
         let severity = if one_file && checker && !test_app && !names_nothing {
             Severity::Error
         } else {
@@ -353,7 +372,12 @@ pub fn check(context: &FileContext<'_>, out: &mut Output) {
             line,
             end_line: line,
             severity,
-            message: if names_nothing {
+            message: if new_file {
+                format!(
+                    "{tool} now excludes `{pattern}` in {}, a file this change adds: that new code is never checked",
+                    file_name(path)
+                )
+            } else if names_nothing {
                 format!(
                     "{tool} now excludes `{pattern}` in {}, a file that does not exist at head: it excludes nothing today",
                     file_name(path)

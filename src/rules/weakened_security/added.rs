@@ -206,6 +206,15 @@ fn judge(
     let shown = &hit.shown;
     let path = context.pair.path();
     match hit.kind {
+        Kind::Flag if hit.message.contains("verification") && opt_in_switch(text, hit.line) => {
+            Some((
+                Severity::Warning,
+                format!(
+                    "{} under an explicit opt-in switch (an `insecure` mode the user asks for): `{shown}`",
+                    hit.message
+                ),
+            ))
+        }
         Kind::Flag => Some((
             hit.severity.unwrap_or(Severity::Error),
             format!("{}: `{shown}`", hit.message),
@@ -365,6 +374,20 @@ fn production_settings(path: &str) -> bool {
 }
 
 /// The text of the `count` lines before 1-based `line`.
+/// Whether one of the few lines above `line` opens a branch on a switch whose name says it
+/// turns verification off (`if insecure {`, `if (opts.skipTlsVerify)`, `if args.no_verify:`):
+/// an escape hatch the user must ask for, not verification switched off for everyone
+/// (zellij 458f90cb, 7c686235: `--insecure` for development servers).
+fn opt_in_switch(text: &str, line: u32) -> bool {
+    static SWITCH: OnceLock<Regex> = OnceLock::new();
+    let switch = SWITCH.get_or_init(|| {
+        Regex::new(r"(?i)\bif\b[^\n{:]*\b(insecure|dangerous|danger_?\w*|skip_?(tls_?|ssl_?|cert_?)?verif\w*|no_?verify\w*|allow_?invalid\w*|accept_?invalid\w*)\b")
+            .unwrap_or_else(|_| unreachable!("a constant pattern"))
+    });
+    let above = lines_before(text, line.saturating_sub(1), 5);
+    switch.is_match(&above)
+}
+
 fn lines_before(text: &str, line: u32, count: u32) -> String {
     let first = line.saturating_sub(count).max(1);
     lines_around(text, first, line)

@@ -288,20 +288,45 @@ fn permissions(head: &Value, base: &Value, push: &mut impl FnMut(&str, Severity,
     let write_all = |value: Option<&Value>| value.and_then(Value::as_str) == Some("write-all");
     let base_top = base.get("permissions");
     let head_top = head.get("permissions");
-    // (place, head setting, base setting, a job base did not have)
-    let mut places: Vec<(String, Option<&Value>, Option<&Value>, bool)> =
-        vec![("the workflow".to_string(), head_top, base_top, false)];
+    // (place, head setting, base setting, a job base did not have, scopes base's steps of
+    // that job asked to write)
+    type Place<'v> = (
+        String,
+        Option<&'v Value>,
+        Option<&'v Value>,
+        bool,
+        BTreeSet<String>,
+    );
+    let mut places: Vec<Place<'_>> = vec![(
+        "the workflow".to_string(),
+        head_top,
+        base_top,
+        false,
+        BTreeSet::new(),
+    )];
     for (id, job) in jobs(head) {
         let existing = base.get("jobs").and_then(|jobs| jobs.get(id));
         let old = existing.and_then(|old| old.get("permissions")).or(base_top);
+        // `permissions:` under a step, where GitHub does not read it (attrs a6ae894a moved
+        // it up to the job): base meant that grant all along.
+        let on_steps: BTreeSet<String> = existing
+            .map(steps)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|step| levels(step.get("permissions")))
+            .flat_map(|levels| levels.into_iter())
+            .filter(|(_, level)| level == "write")
+            .map(|(scope, _)| scope)
+            .collect();
         places.push((
             format!("job `{id}`"),
             job.get("permissions"),
             old,
             existing.is_none(),
+            on_steps,
         ));
     }
-    for (place, now, before, new_job) in places {
+    for (place, now, before, new_job, on_steps) in places {
         // A new job asking for what its own work needs is least privilege done right, not a
         // widening of anything that ran before: shown, but not blocking.
         let severity = if new_job {
@@ -340,8 +365,17 @@ fn permissions(head: &Value, base: &Value, push: &mut impl FnMut(&str, Severity,
                     format!(
                         "new {place} is granted `{scope}: write` (the workflow's setting: {was})"
                     )
+                } else if on_steps.contains(scope) {
+                    format!(
+                        "{place} widens `permissions`: `{scope}: write` (was {was}; base asked for it on a step, where GitHub does not read it)"
+                    )
                 } else {
                     format!("{place} widens `permissions`: `{scope}: write` (was {was})")
+                };
+                let severity = if on_steps.contains(scope) {
+                    Severity::Warning
+                } else {
+                    severity
                 };
                 push(
                     &format!("{scope}: write"),
