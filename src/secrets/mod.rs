@@ -529,24 +529,24 @@ pub fn shorten_redacted(text: &str, max_chars: usize, ellipsis: &str) -> String 
     scanner.redact_text(&cut)
 }
 
-/// Whether `before` (a line up to a match) opens a TypeScript type alias: `type X = `,
-/// `export type X<T> = `, `declare type X = `.
+/// Whether `before` (a line up to a match) ends in a TypeScript type alias's head: `type X = `,
+/// `export type X<T> = `, also quoted in a comment or prose (`` `type X = `` ``).
 fn type_alias(before: &str) -> bool {
-    let text = before.trim_start();
-    let text = text.strip_prefix("export ").unwrap_or(text).trim_start();
-    let text = text.strip_prefix("declare ").unwrap_or(text).trim_start();
-    let Some(rest) = text.strip_prefix("type ") else {
+    let Some(rest) = before.trim_end().strip_suffix('=') else {
         return false;
     };
     let rest = rest.trim_end();
-    let Some(name) = rest.strip_suffix('=') else {
+    let name_start = rest
+        .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '<' | '>' | ',' | ' ')))
+        .map_or(0, |at| at + 1);
+    let head = rest[name_start..].trim_start();
+    let Some((prefix, name)) = head.rsplit_once("type ") else {
         return false;
     };
-    let name = name.trim_end();
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '<' | '>' | ',' | ' '))
+    let name = name.split('<').next().unwrap_or_default().trim();
+    matches!(prefix.trim(), "" | "export" | "declare" | "export declare")
+        && !name.is_empty()
+        && !name.contains(' ')
 }
 
 /// Whether `before` (a line up to a match) ends inside a Codecov graph or badge URL's query.

@@ -704,6 +704,10 @@ fn syntax_tree_spans_in_parser_snapshots_are_no_secret_but_a_value_beside_one_is
 fn a_typescript_type_alias_names_types_not_a_value() {
     assert!(ids("type Password = Uint8Array | string;").is_empty());
     assert!(ids("export type ApiToken<T> = Uint8Array | T;").is_empty());
+    assert!(ids("// `type Password = Uint8Array | string`: a type").is_empty());
+    assert!(super::type_alias("export declare type Secret<K, V> = "));
+    assert!(!super::type_alias("const password = "));
+    assert!(!super::type_alias("mytype password = "));
     // A value stays a value, whatever the line before the name says.
     assert!(!ids("const password = Uint8Array7x9Qk2;").is_empty());
 }
