@@ -43,12 +43,9 @@ pub(super) fn check(context: &FileContext<'_>, language: Language, out: &mut Out
     {
         return;
     }
-    let (Some(head), Some(base)) = (context.parsed(Side::Head), context.parsed(Side::Base)) else {
-        return;
-    };
-    let (Some(head_text), Some(base_text)) = (
+    let (Some(head), Some(head_text)) = (
+        context.parsed(Side::Head),
         context.side(Side::Head).map(|side| side.text),
-        context.side(Side::Base).map(|side| side.text),
     ) else {
         return;
     };
@@ -64,6 +61,13 @@ pub(super) fn check(context: &FileContext<'_>, language: Language, out: &mut Out
     if casts.is_empty() {
         return;
     }
+    // Base is parsed only for a change that adds a cast.
+    let (Some(base), Some(base_text)) = (
+        context.parsed(Side::Base),
+        context.side(Side::Base).map(|side| side.text),
+    ) else {
+        return;
+    };
     let base_len = base_text.lines().count();
     for cast in casts {
         let removed =
