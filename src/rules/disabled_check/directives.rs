@@ -390,7 +390,8 @@ pub fn rust(attribute: &str, inner: bool) -> Option<Judged> {
     let hygiene_only = lints.iter().all(|lint| HYGIENE_LINTS.contains(lint));
     let (severity, what) = if inner {
         (
-            if hygiene_only {
+            // The `unused` group holds `unused_must_use`: module-wide it hides dropped results.
+            if hygiene_only && !lints.contains(&"unused") {
                 Severity::Warning
             } else {
                 Severity::Error
@@ -562,6 +563,10 @@ mod tests {
         assert_eq!(
             severity(rust("#[allow(unused)]", false)),
             Some(Severity::Warning)
+        );
+        assert_eq!(
+            severity(rust("#![allow(unused)]", true)),
+            Some(Severity::Error)
         );
         assert_eq!(
             severity(rust("#[allow(warnings)]", false)),

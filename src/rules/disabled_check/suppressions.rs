@@ -116,7 +116,10 @@ fn found_on<'m>(
                 line: normalized(text.get(line_start..line_end).unwrap_or_default()),
                 statement,
                 judged: judge(language, source, inner)
-                    .map(|judged| closed_later(judged, text, found.byte_range.end)),
+                    .map(|judged| closed_later(judged, text, found.byte_range.end))
+                    .map(|judged| {
+                        unused_over_code(language, inner, judged, text, found.byte_range.end)
+                    }),
             }
         })
         .collect()
@@ -177,6 +180,52 @@ fn directive_pieces(language: Language, comment: &str) -> impl Iterator<Item = &
             .collect()
     };
     pieces.into_iter()
+}
+
+/// `#[allow(unused)]` is a warning on a field, a macro or a type, but the `unused` group also
+/// holds `unused_must_use`: on a function, `impl`, `mod` or `trait` it hides results dropped in
+/// the code below it, an error (see [`directives::rust`]).
+fn unused_over_code(
+    language: Language,
+    inner: bool,
+    mut judged: Judged,
+    text: &str,
+    attribute_end: usize,
+) -> Judged {
+    let names_unused = judged
+        .codes
+        .as_ref()
+        .is_some_and(|codes| codes.contains("unused"));
+    if language != Language::Rust || inner || judged.severity != Severity::Warning || !names_unused
+    {
+        return judged;
+    }
+    let item = text
+        .get(attribute_end..)
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("#[") && !line.starts_with("//"))
+        .take(1)
+        .next()
+        .unwrap_or_default();
+    let words: Vec<&str> = item
+        .split(|c: char| c.is_whitespace() || c == '(' || c == '<' || c == '{')
+        .filter(|word| !word.is_empty())
+        .collect();
+    let code_item = words
+        .iter()
+        .find(|word| {
+            !(matches!(
+                **word,
+                "pub" | "crate)" | "super)" | "async" | "const" | "unsafe" | "extern" | "\"C\""
+            ) || word.starts_with("pub("))
+        })
+        .is_some_and(|word| matches!(*word, "fn" | "impl" | "mod" | "trait"));
+    if code_item {
+        judged.severity = Severity::Error;
+    }
+    judged
 }
 
 fn judge(language: Language, text: &str, inner: bool) -> Option<Judged> {
